@@ -1,0 +1,140 @@
+// GPU tests of common/: device data equals host data, poisoning, timing, the bandwidth probe.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "common/bandwidth.cuh"
+#include "common/check.cuh"
+#include "common/data.cuh"
+#include "common/device_buffer.cuh"
+#include "common/device_info.cuh"
+#include "common/timer.cuh"
+#include "common/verify.hpp"
+
+namespace {
+
+template <class T>
+std::uint32_t bits_of(T v) {
+  std::uint32_t b = 0;
+  std::memcpy(&b, &v, sizeof(T));
+  return b;
+}
+
+template <class T>
+void check_device_matches_host(tcu::Dist dist, std::size_t n, std::uint64_t seed, std::uint64_t offset) {
+  tcu::DeviceBuffer<T> d(n);
+  tcu::poison_device(d.data(), d.bytes());
+  tcu::fill_device(d.data(), n, dist, seed, 0, offset);
+  TCU_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<T> got(n), want(n);
+  d.copy_to_host(got.data(), n);
+  tcu::fill_host(want.data(), n, dist, seed, offset);
+  std::size_t differ = 0, differ_more_than_one_ulp = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t g = bits_of(got[i]), w = bits_of(want[i]);
+    if (g != w) {
+      ++differ;
+      const std::int64_t gap = std::int64_t(g) - std::int64_t(w);
+      if (gap > 1 || gap < -1) ++differ_more_than_one_ulp;
+    }
+  }
+  INFO("dist " << tcu::dist_name(dist) << ", n " << n << ", offset " << offset);
+  if (dist == tcu::Dist::normal) {
+    // log/cos on the GPU may differ from the host's by an ulp of a double; after rounding
+    // to fp16/fp32 that can flip a last bit, never more.
+    CHECK(differ_more_than_one_ulp == 0);
+  } else {
+    CHECK(differ == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the device generates exactly the host's data") {
+  for (auto dist : {tcu::Dist::uniform, tcu::Dist::normal, tcu::Dist::ones, tcu::Dist::integers})
+    for (std::size_t n : {std::size_t(1), std::size_t(17), std::size_t(1000003)}) {
+      check_device_matches_host<__half>(dist, n, 99, 0);
+      check_device_matches_host<float>(dist, n, 99, 12345);
+    }
+}
+
+TEST_CASE("poison_device turns every element into NaN") {
+  const std::size_t n = 4099;
+  tcu::DeviceBuffer<float> f(n);
+  tcu::DeviceBuffer<__half> h(n);
+  tcu::fill_device(f.data(), n, tcu::Dist::ones, 1);
+  tcu::poison_device(f.data(), f.bytes());
+  tcu::poison_device(h.data(), h.bytes());
+  std::vector<float> hf(n);
+  std::vector<__half> hh(n);
+  f.copy_to_host(hf.data(), n);
+  h.copy_to_host(hh.data(), n);
+  std::vector<double> zeros(n, 0.0);
+  CHECK(tcu::verify(hf.data(), zeros.data(), nullptr, n, tcu::exact_tolerance()).non_finite == n);
+  CHECK(tcu::verify(hh.data(), zeros.data(), nullptr, n, tcu::exact_tolerance()).non_finite == n);
+}
+
+namespace {
+__global__ void spin_kernel(float* out, int iters) {
+  float x = threadIdx.x;
+  for (int i = 0; i < iters; ++i) x = x * 0.999f + 1.0f;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+}  // namespace
+
+TEST_CASE("time_on_device: repeat samples, positive times, errors surface") {
+  tcu::DeviceBuffer<float> out(256 * 64);
+  const auto t = tcu::time_on_device(
+      [&](cudaStream_t s) {
+        spin_kernel<<<64, 256, 0, s>>>(out.data(), 20000);
+        TCU_CHECK_LAUNCH();
+      },
+      {2, 7});
+  CHECK(t.samples == 7);
+  CHECK(t.min_ms > 0);
+  CHECK(t.min_ms <= t.median_ms);
+  CHECK(t.median_ms <= t.max_ms);
+  // An impossible launch (2048 threads per block) must throw, not be timed.
+  CHECK_THROWS_AS(tcu::time_on_device(
+                      [&](cudaStream_t s) {
+                        spin_kernel<<<1, 2048, 0, s>>>(out.data(), 1);
+                        TCU_CHECK_LAUNCH();
+                      },
+                      {0, 1}),
+                  tcu::CudaError);
+}
+
+TEST_CASE("device info of the running GPU") {
+  const tcu::GpuCheck c = tcu::check_gpu(7, 0);
+  REQUIRE(c.ok);
+  CHECK_FALSE(c.info.name.empty());
+  CHECK(c.info.sm_count > 0);
+  CHECK(c.info.cc_major >= 7);
+  CHECK(c.info.sm_clock_mhz > 0);
+  CHECK(c.info.global_mem_bytes > 0);
+  CHECK(c.info.runtime_version >= 12000);
+  CHECK(c.info.cccl_version > 0);
+  MESSAGE(tcu::describe(c.info));
+}
+
+TEST_CASE("bandwidth probe: verified copy, sane figures") {
+  const tcu::GpuCheck c = tcu::check_gpu(7, 0);
+  REQUIRE(c.ok);
+  const std::size_t bytes = std::size_t(256) << 20;
+  const auto bw = tcu::run_bandwidth_probe(bytes, {2, 5});
+  CHECK(bw.copy_verified);
+  CHECK(bw.read_stream.bytes == bytes);
+  CHECK(bw.copy.bytes == 2 * bytes);
+  CHECK(bw.read_stream.gb_per_s() > 0);
+  CHECK(bw.copy.gb_per_s() > 0);
+  // A probe faster than the DRAM's theoretical rate would be measuring a cache, not memory.
+  const double theory = c.info.theoretical_bandwidth_gb_per_s();
+  if (theory > 0 && !c.info.integrated) {
+    CHECK(bw.read_stream.gb_per_s() < 1.05 * theory);
+    CHECK(bw.copy.gb_per_s() < 1.05 * theory);
+  }
+  MESSAGE("read_stream " << bw.read_stream.gb_per_s() << " GB/s, copy " << bw.copy.gb_per_s()
+                         << " GB/s, theoretical " << theory << " GB/s");
+}

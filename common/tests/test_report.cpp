@@ -1,0 +1,87 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "common/report.hpp"
+
+TEST_CASE("Table renders text, CSV and JSON from the same cells") {
+  tcu::Table t({{"name"}, {"n"}, {"ms", "%.3f"}, {"pass"}});
+  t.add_row({std::string("a,b"), std::int64_t(16), 1.5, true});
+  t.add_row({std::string("say \"hi\""), std::int64_t(-3), NAN, false});
+  t.add_row({tcu::Cell{}, std::int64_t(0), 0.1, true});
+
+  const std::string text = t.to_text();
+  CHECK(text.find("1.500") != std::string::npos);
+  CHECK(text.find("PASS") != std::string::npos);
+  CHECK(text.find("FAIL") != std::string::npos);
+  CHECK(text.find("nan") != std::string::npos);
+  // Every line has the same width: the columns are aligned.
+  std::istringstream lines(text);
+  std::string line;
+  std::size_t width = 0;
+  while (std::getline(lines, line)) {
+    if (width == 0) width = line.size();
+    CHECK(line.size() == width);
+  }
+
+  CHECK(t.to_csv() ==
+        "name,n,ms,pass\n"
+        "\"a,b\",16,1.5,true\n"
+        "\"say \"\"hi\"\"\",-3,nan,false\n"
+        ",0,0.1,true\n");
+
+  CHECK(t.to_json() ==
+        "[\n {\"name\": \"a,b\", \"n\": 16, \"ms\": 1.5, \"pass\": true},\n"
+        " {\"name\": \"say \\\"hi\\\"\", \"n\": -3, \"ms\": null, \"pass\": false},\n"
+        " {\"name\": null, \"n\": 0, \"ms\": 0.1, \"pass\": true}\n]");
+}
+
+TEST_CASE("Table rejects rows of the wrong width; empty tables render") {
+  tcu::Table t({{"a"}, {"b"}});
+  CHECK_THROWS_AS(t.add_row({std::int64_t(1)}), std::invalid_argument);
+  CHECK(t.to_json() == "[]");
+  CHECK(t.to_csv() == "a,b\n");
+}
+
+TEST_CASE("json_number round-trips and maps non-finite to null") {
+  for (double v : {0.1, 1.0 / 3.0, 2994.123456789, 1e-300, -5.0, 123456789012.0}) {
+    const std::string s = tcu::json_number(v);
+    CHECK(std::strtod(s.c_str(), nullptr) == v);
+  }
+  CHECK(tcu::json_number(0.1) == "0.1");
+  CHECK(tcu::json_number(INFINITY) == "null");
+  CHECK(tcu::json_number(NAN) == "null");
+}
+
+TEST_CASE("json_escape escapes quotes, backslashes and control characters") {
+  CHECK(tcu::json_escape("a\"b\\c\n\t\x01") == "\"a\\\"b\\\\c\\n\\t\\u0001\"");
+}
+
+TEST_CASE("device_json names the GPU and versions") {
+  tcu::DeviceInfo d;
+  d.name = "NVIDIA H100 80GB HBM3";
+  d.cc_major = 9;
+  d.runtime_version = 13000;
+  d.driver_version = 13000;
+  d.cccl_version = 3000001;
+  const std::string j = tcu::device_json(d);
+  CHECK(j.find("\"compute_capability\": \"9.0\"") != std::string::npos);
+  CHECK(j.find("\"cccl\": \"3.0.1\"") != std::string::npos);
+  CHECK(j.find("\"cuda_runtime\": \"13.0\"") != std::string::npos);
+}
+
+TEST_CASE("write_text_file writes, and fails clearly on a bad path") {
+  const std::string path = "test_report_tmp.csv";
+  tcu::write_text_file(path, "x,y\n1,2\n");
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  CHECK(ss.str() == "x,y\n1,2\n");
+  std::remove(path.c_str());
+  CHECK_THROWS_WITH_AS(tcu::write_text_file("/nonexistent-dir/x.csv", "x"),
+                       doctest::Contains("/nonexistent-dir/x.csv"), std::runtime_error);
+}

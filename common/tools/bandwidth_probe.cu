@@ -1,0 +1,57 @@
+// bandwidth_probe: the read-stream and copy ceilings of this GPU, the figures every chapter's
+// "% of measured bandwidth" is relative to. Writes docs/results/<gpu>/bandwidth.csv.
+#include <iostream>
+#include <limits>
+
+#include "common/bandwidth.cuh"
+#include "common/chapter_main.hpp"
+#include "common/check.cuh"
+#include "common/cli.hpp"
+#include "common/exit_codes.hpp"
+#include "common/report.hpp"
+
+int main(int argc, char** argv) {
+  const std::string prog = "bandwidth_probe";
+  std::int64_t bytes = static_cast<std::int64_t>(tcu::kDefaultProbeBytes);
+  std::int64_t repeat = 30, warmup = 5, device = 0;
+  std::string csv;
+  bool json = false;
+  tcu::CliParser cli(prog,
+                     "Measures two memory ceilings with 16-byte accesses, timed with CUDA events\n"
+                     "(median of --repeat runs after --warmup runs):\n"
+                     "  read_stream  read every byte once, write nothing (a reduction's ceiling)\n"
+                     "  copy         read and write every byte once (a scan's ceiling; bytes counted\n"
+                     "               as read + written)");
+  cli.add_int("--bytes", &bytes, "working set per buffer (default 512M = 2^28 fp16 elements)", 16 * 1024,
+              std::numeric_limits<std::int64_t>::max());
+  cli.add_int("--repeat", &repeat, "timed runs (default 30)", 1, 100000);
+  cli.add_int("--warmup", &warmup, "untimed runs first (default 5)", 0, 1000);
+  cli.add_int("--device", &device, "CUDA device ordinal (default 0)", 0, 1023);
+  cli.add_string("--csv", &csv, "write probe,bytes,ms,gb_per_s to this file");
+  cli.add_flag("--json", &json, "print JSON instead of a table");
+  if (int code = tcu::handle_cli(cli, argc, argv); code >= 0) return code;
+
+  tcu::DeviceInfo info;
+  if (int code = tcu::require_gpu(prog, static_cast<int>(device), info); code >= 0) return code;
+
+  return tcu::run_guarded(prog, [&] {
+    TCU_CUDA_CHECK(cudaSetDevice(static_cast<int>(device)));
+    const tcu::BandwidthProbe bw = tcu::run_bandwidth_probe(
+        static_cast<std::size_t>(bytes), {static_cast<int>(warmup), static_cast<int>(repeat)});
+    tcu::Table t({{"probe"}, {"bytes"}, {"ms", "%.4f"}, {"gb_per_s", "%.1f"}});
+    for (const auto* r : {&bw.read_stream, &bw.copy})
+      t.add_row({r->probe, static_cast<std::int64_t>(r->bytes), r->time.median_ms, r->gb_per_s()});
+    if (json) {
+      std::cout << "{\"program\": \"" << prog << "\", \"device\": " << tcu::device_json(info)
+                << ",\n\"results\": " << t.to_json() << "}\n";
+    } else {
+      std::cout << tcu::describe(info) << "\n\n" << t.to_text();
+      std::cout << "\nTheoretical DRAM bandwidth from clock and bus width: "
+                << static_cast<int>(info.theoretical_bandwidth_gb_per_s()) << " GB/s. Timing spread (min..max ms): read "
+                << bw.read_stream.time.min_ms << ".." << bw.read_stream.time.max_ms << ", copy "
+                << bw.copy.time.min_ms << ".." << bw.copy.time.max_ms << "\n";
+    }
+    if (!csv.empty()) tcu::write_text_file(csv, t.to_csv());
+    return tcu::kExitOk;
+  });
+}
