@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The device check: one call on a GPU machine does everything the CPU-only CI cannot.
+#   1. the README's two commands from a fresh build folder (tests, then the tour)
+#   2. compute-sanitizer memcheck, racecheck and synccheck over every GPU test binary
+#   3. the benchmarks, writing CSV/JSON under $OUT
+#   4. a short summary, last
+# Usage: OUT=/some/dir bash scripts/device_check.sh     (OUT defaults to ./out)
+# Exit code: 0 when every step passed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-$PWD/out}"
+mkdir -p "$OUT"
+LOG="$OUT/device_check.log"
+SAN="$OUT/sanitizer.log"
+: >"$LOG"
+: >"$SAN"
+SUMMARY=()
+FAILED=0
+export PATH="/usr/local/cuda/bin:$PATH"
+
+step() {  # step NAME LOGFILE COMMAND...: run, record PASS/FAIL with the time taken
+  local name="$1" log="$2"
+  shift 2
+  local t0=$SECONDS
+  echo "=== $name: $*" | tee -a "$log" >&2
+  if "$@" >>"$log" 2>&1; then
+    SUMMARY+=("PASS  $(printf '%4ss' $((SECONDS - t0)))  $name")
+  else
+    SUMMARY+=("FAIL  $(printf '%4ss' $((SECONDS - t0)))  $name  (see $(basename "$log"))")
+    FAILED=1
+  fi
+}
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  nvcc --version | tail -n 2
+  cmake --version | head -n 1
+} >>"$LOG" 2>&1
+
+rm -rf build
+# The README's quickstart, verbatim: tests first (the gpu label included), then the tour.
+step "README: cmake --workflow --preset test" "$LOG" cmake --workflow --preset test
+step "README: cmake --workflow --preset tour" "$LOG" cmake --workflow --preset tour
+
+# Sanitizers over every GPU test binary. Test cases that make a CUDA call fail on purpose
+# (to test that the error surfaces) are named "[provokes API error]" and left out here.
+shopt -s nullglob
+for bin in build/tests/test_*_gpu; do
+  for tool in memcheck racecheck synccheck; do
+    extra=()
+    [ "$tool" = memcheck ] && extra=(--leak-check full)
+    step "compute-sanitizer $tool $(basename "$bin")" "$SAN" \
+      compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 1 "$bin" \
+      --test-case-exclude='*provokes API error*' 
+  done
+done
+# The chapter executables themselves (the child processes that break the WMMA rules on
+# purpose are left out: they fault by design).
+if [ -x build/bin/01_wmma_basics ]; then
+  step "compute-sanitizer memcheck 01_wmma_basics" "$SAN" \
+    compute-sanitizer --tool memcheck --error-exitcode 1 build/bin/01_wmma_basics --no-broken-demo
+fi
+
+# Benchmarks and results.
+step "bandwidth_probe" "$LOG" build/bin/bandwidth_probe --csv "$OUT/bandwidth.csv"
+if [ -x build/bin/01_wmma_basics ]; then
+  step "01_wmma_basics --csv" "$LOG" build/bin/01_wmma_basics --csv "$OUT/wmma_basics.csv"
+  step "01_wmma_basics --json" "$LOG" sh -c "build/bin/01_wmma_basics --json --no-broken-demo > '$OUT/wmma_basics.json'"
+fi
+
+# Figures from the CSVs.
+step "plot_results" "$LOG" python3 scripts/plot_results.py "$OUT"
+
+# Bad input must give exit code 2 (and --help 0).
+expect_exit() {  # expect_exit CODE COMMAND...
+  local want="$1"
+  shift
+  "$@" >/dev/null 2>&1
+  local got=$?
+  echo "exit $got (want $want): $*"
+  [ "$got" -eq "$want" ]
+}
+for exe in build/bin/*; do
+  step "$(basename "$exe") --bogus exits 2" "$LOG" expect_exit 2 "$exe" --bogus
+done
+
+{
+  echo
+  echo "==== device check summary ===="
+  grep -m1 -A1 '^name' "$LOG" | tail -n 1
+  printf '%s\n' "${SUMMARY[@]}"
+  [ -f "$OUT/bandwidth.csv" ] && { echo "-- bandwidth.csv"; cat "$OUT/bandwidth.csv"; }
+  grep -E "tests passed|tests failed" "$LOG" | head -n 3
+  echo "overall: $([ $FAILED -eq 0 ] && echo PASS || echo FAIL)"
+} | tee "$OUT/summary.txt"
+exit $FAILED

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Turn the result CSVs of a device run into PNG figures, in the papers' style.
+
+    python3 scripts/plot_results.py docs/results/h100            # figures next to the CSVs
+    python3 scripts/plot_results.py out --out /tmp/figs          # elsewhere
+
+Known files (others are skipped with a note):
+  bandwidth.csv          probe,bytes,ms,gb_per_s              -> bar chart
+  *.csv with algo,segment_size,gelem_per_s                    -> throughput vs segment size,
+                                                                 with the measured bandwidth line
+  gemm.csv               variant,m,n,k,tflops                 -> TFLOP/s vs size per variant
+Only matplotlib is needed (no pandas).
+"""
+import argparse
+import csv
+import os
+import sys
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def bandwidth_of(folder):
+    """{probe: GB/s} from bandwidth.csv in `folder`, or {}."""
+    path = os.path.join(folder, "bandwidth.csv")
+    if not os.path.exists(path):
+        return {}
+    return {r["probe"]: float(r["gb_per_s"]) for r in read_csv(path)}
+
+
+def plot_bandwidth(rows, png, plt):
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    names = [r["probe"] for r in rows]
+    values = [float(r["gb_per_s"]) for r in rows]
+    bars = ax.bar(names, values, color=["#4C72B0", "#DD8452"][: len(rows)])
+    for b, v in zip(bars, values):
+        ax.text(b.get_x() + b.get_width() / 2, v, f"{v:.0f}", ha="center", va="bottom")
+    ax.set_ylabel("GB/s (bytes read + written)")
+    ax.set_title("Measured memory bandwidth (16-byte accesses)")
+    ax.set_ylim(0, max(values) * 1.15)
+    fig.tight_layout()
+    fig.savefig(png, dpi=150)
+    plt.close(fig)
+
+
+def plot_segment_sweep(rows, png, plt, bandwidth, title):
+    series = {}
+    for r in rows:
+        key = r["algo"] + (f" ({r['out_type']})" if r.get("out_type") else "")
+        series.setdefault(key, []).append((int(r["segment_size"]), float(r["gelem_per_s"])))
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for key, pts in sorted(series.items()):
+        pts.sort()
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, label=key)
+    # Ceiling in elements/s: a reduction reads 2 bytes per fp16 element; a scan reads and writes.
+    if "out_type" in rows[0] and "copy" in bandwidth:
+        for out_type, bytes_per in (("fp16", 4), ("fp32", 6)):
+            ax.axhline(bandwidth["copy"] / bytes_per, ls="--", lw=1, color="gray")
+            ax.text(ax.get_xlim()[0], bandwidth["copy"] / bytes_per, f" copy bandwidth, fp16->{out_type}",
+                    va="bottom", fontsize=7, color="gray")
+    elif "read_stream" in bandwidth:
+        ax.axhline(bandwidth["read_stream"] / 2, ls="--", lw=1, color="gray")
+        ax.text(ax.get_xlim()[0], bandwidth["read_stream"] / 2, " read-stream bandwidth", va="bottom",
+                fontsize=7, color="gray")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("segment size (elements)")
+    ax.set_ylabel("G elements / s")
+    ax.set_title(title)
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(png, dpi=150)
+    plt.close(fig)
+
+
+def plot_gemm(rows, png, plt):
+    series = {}
+    for r in rows:
+        series.setdefault(r["variant"], []).append((int(r["m"]), float(r["tflops"])))
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for key, pts in sorted(series.items()):
+        pts.sort()
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, label=key)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("M = N = K")
+    ax.set_ylabel("TFLOP/s")
+    ax.set_title("GEMM ladder")
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(png, dpi=150)
+    plt.close(fig)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder", help="folder holding the CSVs of one GPU (e.g. docs/results/h100)")
+    ap.add_argument("--out", help="where to write the PNGs (default: the same folder)")
+    args = ap.parse_args(argv)
+    if not os.path.isdir(args.folder):
+        print(f"plot_results: error: '{args.folder}' is not a folder", file=sys.stderr)
+        return 2
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("plot_results: error: matplotlib is missing (pip install matplotlib)", file=sys.stderr)
+        return 2
+    out = args.out or args.folder
+    os.makedirs(out, exist_ok=True)
+    bandwidth = bandwidth_of(args.folder)
+    written = 0
+    for name in sorted(os.listdir(args.folder)):
+        if not name.endswith(".csv"):
+            continue
+        path = os.path.join(args.folder, name)
+        rows = read_csv(path)
+        png = os.path.join(out, name[:-4] + ".png")
+        if not rows:
+            print(f"skip {name}: no rows")
+            continue
+        cols = set(rows[0])
+        if name == "bandwidth.csv":
+            plot_bandwidth(rows, png, plt)
+        elif {"algo", "segment_size", "gelem_per_s"} <= cols:
+            plot_segment_sweep(rows, png, plt, bandwidth, name[:-4].replace("_", " "))
+        elif {"variant", "m", "tflops"} <= cols:
+            plot_gemm(rows, png, plt)
+        else:
+            print(f"skip {name}: no plot for columns {sorted(cols)}")
+            continue
+        print(f"wrote {png}")
+        written += 1
+    if written == 0:
+        print("plot_results: no known CSV found", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
