@@ -65,8 +65,10 @@ fi
 # Benchmarks and results.
 step "bandwidth_probe" "$LOG" build/bin/bandwidth_probe --csv "$OUT/bandwidth.csv"
 if [ -x build/bin/01_wmma_basics ]; then
-  step "01_wmma_basics --csv" "$LOG" build/bin/01_wmma_basics --csv "$OUT/wmma_basics.csv"
-  step "01_wmma_basics --json" "$LOG" sh -c "build/bin/01_wmma_basics --json --no-broken-demo > '$OUT/wmma_basics.json'"
+  step "01_wmma_basics (table, CSV, fragment maps)" "$LOG" sh -c \
+    "build/bin/01_wmma_basics --csv '$OUT/wmma_basics.csv' > '$OUT/wmma_basics_output.txt'"
+  step "01_wmma_basics --dist int --json (bit-exact, valid JSON)" "$LOG" sh -c \
+    "build/bin/01_wmma_basics --dist int --json --no-broken-demo | python3 -c 'import json, sys; d = json.load(sys.stdin); print(len(d[\"results\"]), \"rows\"); sys.exit(0 if d[\"all_passed\"] else 1)'"
 fi
 
 # Figures from the CSVs.
@@ -89,6 +91,7 @@ done
   echo
   echo "==== device check summary ===="
   grep -m1 -A1 '^name' "$LOG" | tail -n 1
+  grep -m1 '^CUDA runtime' "$LOG"
   printf '%s\n' "${SUMMARY[@]}"
   [ -f "$OUT/bandwidth.csv" ] && { echo "-- bandwidth.csv"; cat "$OUT/bandwidth.csv"; }
   grep -E "tests passed|tests failed" "$LOG" | head -n 3

@@ -1,0 +1,74 @@
+#pragma once
+// The constant matrices of ALGORITHMS.md ("Constant matrices"), as 16×16 row-major host
+// matrices, plus a tiny host matrix product to check what multiplying by them does.
+// Later chapters (reduction, scan) build their fragments from the same definitions.
+//
+//   P   row 0 all ones, rest 0           P·A  : column sums land in row 0
+//   Pᵀ  column 0 all ones, rest 0        A·Pᵀ : row sums land in column 0
+//   U   U[k][j] = 1 iff k <= j           A·U  : inclusive scan of every row
+//   L   L[i][k] = 1 iff k <  i           L·A  : exclusive scan of every column
+//   1   all ones                         X·1  : every element of row i = sum of row i
+//
+// Erratum (Dakkak et al. §5): the paper's text says U[r][c] = 1 if r >= c and L[r][c] = 1
+// if r < c, which is the transpose of the matrices it draws. The drawn ones — the ones above
+// — are those that give a scan: (A·U)[i][j] = sum_k A[i][k]·U[k][j] = sum_{k<=j} A[i][k].
+#include <cstddef>
+#include <vector>
+
+#include "common/data.cuh"       // from_double: the same rounding for every element type
+#include "common/reference.hpp"  // reference_gemm
+
+namespace tcu::wmma_basics {
+
+inline constexpr int kConstantTile = 16;  // the WMMA m16n16k16 tile the matrices are made for
+
+enum class ConstantMatrix { P, Pt, U, L, ones };
+
+inline constexpr ConstantMatrix kAllConstantMatrices[] = {ConstantMatrix::P, ConstantMatrix::Pt, ConstantMatrix::U,
+                                                          ConstantMatrix::L, ConstantMatrix::ones};
+
+// Is entry (row, col) of the matrix one (else zero)? constexpr, so device code can use the
+// very same definition (nvcc --expt-relaxed-constexpr, which every target gets from tcu_flags).
+constexpr bool constant_entry_is_one(ConstantMatrix m, int row, int col) {
+  switch (m) {
+    case ConstantMatrix::P: return row == 0;
+    case ConstantMatrix::Pt: return col == 0;
+    case ConstantMatrix::U: return row <= col;  // U[k][j] = 1 iff k <= j (incl. the diagonal)
+    case ConstantMatrix::L: return col < row;   // L[i][k] = 1 iff k < i (strictly lower)
+    case ConstantMatrix::ones: return true;
+  }
+  return false;
+}
+
+constexpr const char* constant_matrix_name(ConstantMatrix m) {
+  switch (m) {
+    case ConstantMatrix::P: return "P";
+    case ConstantMatrix::Pt: return "Pt";
+    case ConstantMatrix::U: return "U";
+    case ConstantMatrix::L: return "L";
+    case ConstantMatrix::ones: return "1";
+  }
+  return "?";
+}
+
+// The 16×16 matrix, row-major, as float, __half or double (0 and 1 are exact in all of them).
+template <class T>
+std::vector<T> make_constant_matrix(ConstantMatrix m) {
+  std::vector<T> out(static_cast<std::size_t>(kConstantTile) * kConstantTile);
+  for (int r = 0; r < kConstantTile; ++r)
+    for (int c = 0; c < kConstantTile; ++c)
+      out[static_cast<std::size_t>(r) * kConstantTile + c] =
+          from_double<T>(constant_entry_is_one(m, r, c) ? 1.0 : 0.0);
+  return out;
+}
+
+// C = A·B for row-major n×n matrices, in FP64: the host model of one MMA, for the host tests.
+// A thin square wrapper of tcu::reference_gemm, so the whole tutorial has one reference.
+template <class TA, class TB>
+std::vector<double> host_matmul(const std::vector<TA>& a, const std::vector<TB>& b, std::size_t n = kConstantTile) {
+  std::vector<double> c, abs_c;
+  reference_gemm(a.data(), Layout::row_major, b.data(), Layout::row_major, n, n, n, c, abs_c);
+  return c;
+}
+
+}  // namespace tcu::wmma_basics

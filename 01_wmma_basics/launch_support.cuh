@@ -1,0 +1,65 @@
+#pragma once
+// What every launch function of the chapter does before it launches: refuse what would be
+// undefined behaviour on the device, choose the kernel instance for the operand layouts, and
+// make sure an sm_80-only kernel really has its sm_80 body in the binary the GPU runs.
+// Internal to the chapter (compiled by nvcc only: it includes <mma.h>).
+#include <mma.h>
+
+#include <climits>
+#include <initializer_list>
+#include <string>
+
+#include "01_wmma_basics/wmma_basics.cuh"
+
+namespace tcu::wmma_basics::detail {
+
+inline constexpr int kWarpSize = 32;  // every kernel of this chapter is one warp
+
+// cudaErrorInvalidValue if any tile has a problem (describe_tile_problem), else cudaSuccess.
+inline cudaError_t refuse_if_any(std::initializer_list<std::string> problems) {
+  for (const std::string& p : problems)
+    if (!p.empty()) return cudaErrorInvalidValue;
+  return cudaSuccess;
+}
+
+template <class T>
+unsigned ldm_of(const Tile<T>& t, int rows, int cols) {
+  // describe_tile_problem has already refused anything above UINT_MAX.
+  return static_cast<unsigned>(effective_ld(t.layout, t.ld, rows, cols));
+}
+
+inline nvcuda::wmma::layout_t store_layout(Layout l) {
+  return l == Layout::row_major ? nvcuda::wmma::mem_row_major : nvcuda::wmma::mem_col_major;
+}
+
+// wmma::row_major and wmma::col_major are declared but never defined (pure type tags), so they
+// travel as LayoutTag<...> objects; `typename decltype(tag)::type` gets the layout back.
+template <class L>
+struct LayoutTag {
+  using type = L;
+};
+
+// f(LayoutTag<A's layout>, LayoutTag<B's layout>): an operand's layout is part of its
+// fragment's type, so a runtime choice becomes one of four kernel instances.
+template <class F>
+cudaError_t dispatch_layouts(Layout la, Layout lb, F&& f) {
+  using Row = LayoutTag<nvcuda::wmma::row_major>;
+  using Col = LayoutTag<nvcuda::wmma::col_major>;
+  if (la == Layout::row_major) return lb == Layout::row_major ? f(Row{}, Row{}) : f(Row{}, Col{});
+  return lb == Layout::row_major ? f(Col{}, Row{}) : f(Col{}, Col{});
+}
+
+// sm_80 kernels keep their body under `#if __CUDA_ARCH__ >= 800`, so that the sm_75 build
+// compiles; the sm_75 version of such a kernel is empty. The compute capability of the GPU
+// is not enough to know which version runs: a build for "75" embeds compute_75 PTX, which an
+// sm_86 GPU happily JIT-compiles — with __CUDA_ARCH__ = 750, i.e. the empty body. So ask the
+// runtime what it picked for this kernel: the virtual architecture the code was compiled
+// from (ptxVersion, the __CUDA_ARCH__ it saw) and the machine code it runs (binaryVersion).
+inline cudaError_t require_sm80_image(const void* kernel) {
+  cudaFuncAttributes attr{};
+  const cudaError_t err = cudaFuncGetAttributes(&attr, kernel);
+  if (err != cudaSuccess) return err;
+  return (attr.ptxVersion >= 80 && attr.binaryVersion >= 80) ? cudaSuccess : cudaErrorNotSupported;
+}
+
+}  // namespace tcu::wmma_basics::detail

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Copy a device run's results into docs/results/<gpu>/ and refresh the README tables.
+
+    python3 scripts/update_results.py --from /work/.device/N --gpu h100
+
+1. Copies every .csv, .json, .png and *_output.txt from the run's $OUT folder to docs/results/<gpu>/.
+2. Writes docs/results/<gpu>/README.md: the GPU, driver, CUDA and CCCL versions and the date
+   (read from the run's summary.txt and device_check.log), and each CSV as a table.
+3. In every README.md of the repository, replaces the text between
+   `<!-- results:NAME -->` and `<!-- /results:NAME -->` with docs/results/<gpu>/NAME.csv as a
+   Markdown table, so no number in a README is typed by hand.
+"""
+import argparse
+import csv
+import glob
+import os
+import re
+import shutil
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def csv_to_markdown(path):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows:
+        return "_(empty)_\n"
+    head, body = rows[0], rows[1:]
+    right = [all(re.fullmatch(r"-?[0-9.eE+-]+|nan|inf", r[i] or "x") for r in body) if body else False
+             for i in range(len(head))]
+    out = ["| " + " | ".join(head) + " |",
+           "|" + "|".join("---:" if r else "---" for r in right) + "|"]
+    for r in body:
+        out.append("| " + " | ".join(fmt(v) for v in r) + " |")
+    return "\n".join(out) + "\n"
+
+
+def fmt(v):
+    try:
+        x = float(v)
+    except ValueError:
+        return v
+    if v.lstrip("-").isdigit():
+        return v
+    return f"{x:.4g}" if abs(x) < 1e5 else f"{x:.0f}"
+
+
+def environment(src):
+    """(gpu line, versions line, date) from the run's log files."""
+    gpu = versions = date = ""
+    log = os.path.join(src, "device_check.log")
+    if os.path.exists(log):
+        with open(log, errors="replace") as f:
+            lines = f.read().splitlines()
+        for i, line in enumerate(lines):
+            if line.startswith("date:") and not date:
+                date = line.split(":", 1)[1].strip()
+            if line.startswith("name,") and i + 1 < len(lines) and not gpu:
+                gpu = lines[i + 1].strip()
+            if line.startswith("CUDA runtime") and not versions:
+                versions = line.strip()
+    return gpu, versions, date
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--from", dest="src", required=True, help="the device run's $OUT folder")
+    ap.add_argument("--gpu", default="h100", help="results sub-folder (default h100)")
+    args = ap.parse_args(argv)
+    if not os.path.isdir(args.src):
+        print(f"update_results: error: '{args.src}' is not a folder", file=sys.stderr)
+        return 2
+    dst = os.path.join(ROOT, "docs", "results", args.gpu)
+    os.makedirs(dst, exist_ok=True)
+    copied = []
+    for pattern in ("*.csv", "*.json", "*.png", "*_output.txt"):
+        for path in sorted(glob.glob(os.path.join(args.src, pattern))):
+            shutil.copyfile(path, os.path.join(dst, os.path.basename(path)))
+            copied.append(os.path.basename(path))
+    if not copied:
+        print(f"update_results: error: no results in '{args.src}'", file=sys.stderr)
+        return 2
+
+    gpu, versions, date = environment(args.src)
+    lines = [f"# Results on the reference GPU ({args.gpu})", "",
+             "Written by `scripts/update_results.py` from one run of `scripts/device_check.sh`;",
+             "nothing here is typed by hand.", "",
+             f"- GPU (name, driver, memory, max SM clock, max memory clock): {gpu or 'unknown'}",
+             f"- {versions or 'versions unknown'}",
+             f"- date (UTC): {date or 'unknown'}", ""]
+    for name in sorted(c for c in copied if c.endswith(".csv")):
+        lines += [f"## {name}", "", csv_to_markdown(os.path.join(dst, name))]
+        png = name[:-4] + ".png"
+        if png in copied:
+            lines += [f"![{name[:-4]}]({png})", ""]
+    with open(os.path.join(dst, "README.md"), "w") as f:
+        f.write("\n".join(lines))
+
+    marker = re.compile(r"(<!-- results:([A-Za-z0-9_.-]+) -->\n)(.*?)(<!-- /results:\2 -->)", re.S)
+    for readme in glob.glob(os.path.join(ROOT, "**", "README.md"), recursive=True):
+        if os.sep + "build" in readme or os.path.join("docs", "results") in readme:
+            continue
+        with open(readme) as f:
+            text = f.read()
+
+        def repl(m):
+            path = os.path.join(dst, m.group(2) + ".csv")
+            if not os.path.exists(path):
+                return m.group(0)
+            note = f"_{gpu.split(',')[0] if gpu else args.gpu}, {versions}, {date[:10]}; from `docs/results/{args.gpu}/{m.group(2)}.csv`._\n\n"
+            return m.group(1) + note + csv_to_markdown(path) + m.group(4)
+
+        new = marker.sub(repl, text)
+        if new != text:
+            with open(readme, "w") as f:
+                f.write(new)
+            print(f"updated {os.path.relpath(readme, ROOT)}")
+    print(f"copied {len(copied)} files to {os.path.relpath(dst, ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
