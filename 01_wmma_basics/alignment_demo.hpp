@@ -22,7 +22,7 @@ struct BrokenCase {
 inline constexpr BrokenCase kBrokenCases[] = {
     {1, "A pointer + 2 bytes", "A starts 1 half (2 bytes) past an aligned address: not even 16-byte aligned"},
     {2, "A pointer + 16 bytes", "A starts 8 halves (16 bytes) in: 16-byte aligned, but not the 32 bytes WMMA asks"},
-    {3, "lda = 12 halves", "A is aligned but its rows are 12 halves (24 bytes) apart: not a multiple of 16 bytes"},
+    {3, "lda = 20 halves", "A is aligned but its rows are 20 halves (40 bytes) apart: not a multiple of 16 bytes"},
 };
 inline constexpr int kBrokenCaseCount = static_cast<int>(sizeof(kBrokenCases) / sizeof(kBrokenCases[0]));
 

@@ -354,7 +354,7 @@ void lesson_alignment(const LessonOptions& o, LessonReport& rep) {
   const Tile<const __half> b_tile = tile(b.device.data());
   refusal_row(rep, "A + 2 bytes", tile(base + 1), b_tile);
   refusal_row(rep, "A + 16 bytes", tile(base + 8), b_tile);
-  refusal_row(rep, "lda = 12", tile(base, Layout::row_major, 12), b_tile);
+  refusal_row(rep, "lda = 20", tile(base, Layout::row_major, 20), b_tile);
   refusal_row(rep, "tile at column 8 of a 24-wide matrix", tile(base + 8, Layout::row_major, kWide), b_tile);
 
   // The PTX path has no 32-byte rule: each lane loads single elements.

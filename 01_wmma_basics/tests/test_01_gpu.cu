@@ -216,7 +216,7 @@ TEST_CASE("broken WMMA rules are refused with cudaErrorInvalidValue, and nothing
   const Case cases[] = {
       {"A + 2 bytes", wb::tile(base + 1)},
       {"A + 16 bytes", wb::tile(base + 8)},
-      {"lda = 12", wb::tile(base, Layout::row_major, 12)},
+      {"lda = 20", wb::tile(base, Layout::row_major, 20)},
       {"tile at column 8 of a 24-wide matrix", wb::tile(base + 8, Layout::row_major, 24)},
       {"null A", wb::tile<const __half>(nullptr)},
   };
