@@ -84,9 +84,12 @@ std::size_t probe_size(std::size_t bytes, std::size_t free_bytes) {
 }
 
 BandwidthProbe run_bandwidth_probe(std::size_t bytes, const TimingConfig& cfg) {
-  std::size_t free_b = 0, total_b = 0;
-  TCU_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-  bytes = probe_size(bytes, free_b);
+  if (bytes == 0) {
+    std::size_t free_b = 0, total_b = 0;
+    TCU_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    bytes = probe_size(kDefaultProbeBytes, free_b);
+  }
+  bytes = std::max<std::size_t>(bytes, 16 * 1024) / 16 * 16;
   const std::size_t n_vec = bytes / 16;
 
   DeviceBuffer<uint4> src(n_vec), dst(n_vec);

@@ -29,10 +29,11 @@ struct BandwidthProbe {
 // shrunk to a quarter of the free device memory on smaller GPUs (Jetson).
 inline constexpr std::size_t kDefaultProbeBytes = std::size_t(1) << 29;
 
-// Runs both probes over `bytes` bytes (rounded down to a multiple of 16; at least 16 KiB).
-// The buffers are filled with non-zero data first. Throws tcu::CudaError on CUDA errors.
-BandwidthProbe run_bandwidth_probe(std::size_t bytes = kDefaultProbeBytes,
-                                   const TimingConfig& cfg = {5, 30});
+// Runs both probes over `bytes` bytes per buffer (rounded down to a multiple of 16; at least
+// 16 KiB); 0 means the default, probe_size(kDefaultProbeBytes, free memory). The source is
+// filled with non-zero data first; the copy is verified. Throws tcu::CudaError on CUDA errors
+// (cudaErrorMemoryAllocation when two buffers of `bytes` do not fit).
+BandwidthProbe run_bandwidth_probe(std::size_t bytes = 0, const TimingConfig& cfg = {5, 30});
 
 // Size actually probed for a request of `bytes` when `free_bytes` are free (pure, tested).
 std::size_t probe_size(std::size_t bytes, std::size_t free_bytes);

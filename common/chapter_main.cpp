@@ -11,7 +11,7 @@ int require_gpu(const std::string& program, int device, DeviceInfo& info, int mi
   const GpuCheck c = check_gpu(min_major, min_minor, device);
   if (!c.ok) {
     std::cerr << program << ": " << c.message << "\n";
-    return kExitNoGpu;
+    return c.bad_ordinal ? kExitUsage : kExitNoGpu;
   }
   info = c.info;
   return -1;

@@ -9,7 +9,8 @@
 namespace tcu {
 
 // Looks for GPU `device` with compute capability >= min_major.min_minor. Returns -1 and fills
-// `info` when it is usable; otherwise prints why to stderr and returns kExitNoGpu (3).
+// `info` when it is usable; otherwise prints why to stderr and returns kExitNoGpu (3), or
+// kExitUsage (2) when GPUs exist but `device` names none of them.
 int require_gpu(const std::string& program, int device, DeviceInfo& info, int min_major = 7,
                 int min_minor = 0);
 

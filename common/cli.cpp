@@ -1,6 +1,9 @@
 #include "common/cli.hpp"
 
 #include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -94,6 +97,23 @@ void CliParser::add_string(const std::string& name, std::string* target, const s
                       }});
 }
 
+void CliParser::add_string(const std::string& name, std::string* target, const std::string& help,
+                           Validator validate) {
+  options_.push_back({name, help, "TEXT",
+                      [name, target, validate](const std::string& v) -> std::optional<std::string> {
+                        if (v.empty()) return name + " expects a value";
+                        if (auto err = validate(v)) return name + ": " + *err;
+                        *target = v;
+                        return std::nullopt;
+                      }});
+}
+
+std::optional<std::string> check_writable_file(const std::string& path) {
+  std::ofstream f(path, std::ios::app);
+  if (!f) return "cannot write '" + path + "': " + std::strerror(errno);
+  return std::nullopt;
+}
+
 const CliParser::Option* CliParser::find(const std::string& name) const {
   for (const auto& o : options_)
     if (o.name == name) return &o;
@@ -183,7 +203,7 @@ void add_common_options(CliParser& cli, CommonOptions& o, const std::vector<std:
               100000);
   cli.add_int("--warmup", &o.warmup, "untimed runs before timing (default 3)", 0, 1000);
   cli.add_flag("--sweep", &o.sweep, "run the paper-style size sweep");
-  cli.add_string("--csv", &o.csv, "also write the results table to this CSV file");
+  cli.add_string("--csv", &o.csv, "also write the results table to this CSV file", check_writable_file);
   cli.add_flag("--json", &o.json, "print the results as JSON on stdout instead of tables");
   cli.add_flag("--no-verify", &o.no_verify, "skip the CPU/library checks (timing only)");
   cli.add_int("--device", &o.device, "CUDA device ordinal (default 0)", 0, 1023);

@@ -38,6 +38,9 @@ class CliParser {
   // A string; when `choices` is not empty the value must be one of them.
   void add_string(const std::string& name, std::string* target, const std::string& help,
                   std::vector<std::string> choices = {});
+  // A string checked by `validate` (returns the error text, or nullopt when the value is fine).
+  using Validator = std::function<std::optional<std::string>(const std::string&)>;
+  void add_string(const std::string& name, std::string* target, const std::string& help, Validator validate);
   // Free text appended to --help (examples, notes).
   void add_epilog(const std::string& text) { epilog_ += text; }
 
@@ -56,6 +59,10 @@ class CliParser {
   std::string program_, summary_, epilog_;
   std::vector<Option> options_;
 };
+
+// Validator for output files (--csv): the file can be created or appended to. Checked while
+// parsing, so that a typo in a path is a usage error (exit 2) before any work is done.
+std::optional<std::string> check_writable_file(const std::string& path);
 
 // Prints help (stdout, returns 0) or the error and a hint (stderr, returns 2); -1: go on.
 int handle_cli(const CliParser& cli, int argc, const char* const* argv);

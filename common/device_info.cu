@@ -91,8 +91,9 @@ GpuCheck check_gpu(int min_major, int min_minor, int device) {
     return c;
   }
   if (device < 0 || device >= count) {
+    c.bad_ordinal = true;
     c.message = "GPU " + std::to_string(device) + " does not exist (" + std::to_string(count) +
-                " found)";
+                " found; --device takes 0 to " + std::to_string(count - 1) + ")";
     return c;
   }
   try {

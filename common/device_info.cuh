@@ -43,6 +43,7 @@ DeviceInfo query_device(int device = 0);
 // The result of looking for a GPU that can run a chapter.
 struct GpuCheck {
   bool ok = false;
+  bool bad_ordinal = false;  // GPUs exist, but not the one asked for: a usage error (exit 2)
   std::string message;  // why not, and what is needed, when !ok
   DeviceInfo info;      // filled when a device was found
 };

@@ -42,6 +42,9 @@ rm -rf build
 # The README's quickstart, verbatim: tests first (the gpu label included), then the tour.
 step "README: cmake --workflow --preset test" "$LOG" cmake --workflow --preset test
 step "README: cmake --workflow --preset tour" "$LOG" cmake --workflow --preset tour
+# On a GPU machine nothing may be skipped: a skipped GPU test here means it did not run.
+no_skips() { ! grep -q "(Skipped)" "$LOG"; }
+step "no test skipped on the GPU machine" "$LOG" no_skips
 
 # Sanitizers over every GPU test binary. Test cases that make a CUDA call fail on purpose
 # (to test that the error surfaces) are named "[provokes API error]" and left out here.
@@ -71,6 +74,25 @@ if [ -x build/bin/01_wmma_basics ]; then
     "build/bin/01_wmma_basics --dist int --json --no-broken-demo | python3 -c 'import json, sys; d = json.load(sys.stdin); print(len(d[\"results\"]), \"rows\"); sys.exit(0 if d[\"all_passed\"] else 1)'"
 fi
 
+# The probe against the reference figures of ../shared/BASELINES.md (H100 80GB HBM3,
+# 2026-11-22): read stream 2994 GB/s, copy kernel 2783 GB/s. Only meaningful on that GPU.
+check_baseline() {
+  python3 - "$OUT/bandwidth.csv" <<'PY'
+import csv, sys
+ref = {"read_stream": 2994.0, "copy": 2783.0}
+ok = True
+for r in csv.DictReader(open(sys.argv[1])):
+    got, want = float(r["gb_per_s"]), ref[r["probe"]]
+    dev = 100.0 * (got - want) / want
+    print(f"{r['probe']}: {got:.0f} GB/s vs BASELINES {want:.0f} GB/s ({dev:+.1f} %)")
+    ok &= abs(dev) <= 5.0
+sys.exit(0 if ok else 1)
+PY
+}
+if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q "H100 80GB HBM3"; then
+  step "bandwidth within 5 % of BASELINES.md (H100)" "$LOG" check_baseline
+fi
+
 # Figures from the CSVs.
 step "plot_results" "$LOG" python3 scripts/plot_results.py "$OUT"
 
@@ -94,6 +116,7 @@ done
   grep -m1 '^CUDA runtime' "$LOG"
   printf '%s\n' "${SUMMARY[@]}"
   [ -f "$OUT/bandwidth.csv" ] && { echo "-- bandwidth.csv"; cat "$OUT/bandwidth.csv"; }
+  grep -E "vs BASELINES" "$LOG"
   grep -E "tests passed|tests failed" "$LOG" | head -n 3
   echo "overall: $([ $FAILED -eq 0 ] && echo PASS || echo FAIL)"
 } | tee "$OUT/summary.txt"

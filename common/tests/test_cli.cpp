@@ -106,3 +106,13 @@ TEST_CASE("common options: algo choices, dist, seed") {
   tcu::CommonOptions all;
   CHECK(all.wants("alpha"));
 }
+
+TEST_CASE("--csv must name a writable file: a bad path is a usage error, caught while parsing") {
+  tcu::CliParser cli("prog", "test");
+  tcu::CommonOptions o;
+  tcu::add_common_options(cli, o, {});
+  const auto r = parse(cli, {"--csv", "/nonexistent-dir/out.csv"});
+  CHECK(r.kind == tcu::ParseOutcome::Kind::error);
+  CHECK(r.message.find("cannot write '/nonexistent-dir/out.csv'") != std::string::npos);
+  CHECK_FALSE(tcu::check_writable_file("/nonexistent-dir/out.csv") == std::nullopt);
+}

@@ -122,6 +122,9 @@ TEST_CASE("device info of the running GPU") {
   CHECK(c.info.runtime_version >= 12000);
   CHECK(c.info.cccl_version > 0);
   MESSAGE(tcu::describe(c.info));
+  const tcu::GpuCheck missing = tcu::check_gpu(7, 0, 4096);
+  CHECK_FALSE(missing.ok);
+  CHECK(missing.bad_ordinal);  // GPUs exist, just not that one: a usage error
 }
 
 TEST_CASE("bandwidth probe: verified copy, sane figures") {

@@ -12,7 +12,7 @@
 
 int main(int argc, char** argv) {
   const std::string prog = "bandwidth_probe";
-  std::int64_t bytes = static_cast<std::int64_t>(tcu::kDefaultProbeBytes);
+  std::int64_t bytes = -1;  // default: kDefaultProbeBytes, shrunk to fit smaller GPUs
   std::int64_t repeat = 30, warmup = 5, device = 0;
   std::string csv;
   bool json = false;
@@ -22,12 +22,14 @@ int main(int argc, char** argv) {
                      "  read_stream  read every byte once, write nothing (a reduction's ceiling)\n"
                      "  copy         read and write every byte once (a scan's ceiling; bytes counted\n"
                      "               as read + written)");
-  cli.add_int("--bytes", &bytes, "working set per buffer (default 512M = 2^28 fp16 elements)", 16 * 1024,
-              std::numeric_limits<std::int64_t>::max());
+  cli.add_int("--bytes", &bytes,
+              "working set per buffer (default 512M = 2^28 fp16 elements, or a quarter of the free GPU memory "
+              "if that is less)",
+              16 * 1024, std::numeric_limits<std::int64_t>::max());
   cli.add_int("--repeat", &repeat, "timed runs (default 30)", 1, 100000);
   cli.add_int("--warmup", &warmup, "untimed runs first (default 5)", 0, 1000);
   cli.add_int("--device", &device, "CUDA device ordinal (default 0)", 0, 1023);
-  cli.add_string("--csv", &csv, "write probe,bytes,ms,gb_per_s to this file");
+  cli.add_string("--csv", &csv, "write probe,bytes,ms,gb_per_s to this file", tcu::check_writable_file);
   cli.add_flag("--json", &json, "print JSON instead of a table");
   if (int code = tcu::handle_cli(cli, argc, argv); code >= 0) return code;
 
@@ -36,6 +38,16 @@ int main(int argc, char** argv) {
 
   return tcu::run_guarded(prog, [&] {
     TCU_CUDA_CHECK(cudaSetDevice(static_cast<int>(device)));
+    std::size_t free_b = 0, total_b = 0;
+    TCU_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (bytes < 0) {
+      bytes = 0;  // the default size
+    } else if (static_cast<std::size_t>(bytes) > free_b / 2 - free_b / 16) {
+      // The copy probe needs two buffers of this size, and the GPU some room besides.
+      std::cerr << prog << ": error: --bytes " << bytes << " needs two buffers, but the GPU has "
+                << (free_b >> 20) << " MiB free: ask for at most " << ((free_b / 2 - free_b / 16) >> 20) << " MiB\n";
+      return tcu::kExitUsage;
+    }
     const tcu::BandwidthProbe bw = tcu::run_bandwidth_probe(
         static_cast<std::size_t>(bytes), {static_cast<int>(warmup), static_cast<int>(repeat)});
     tcu::Table t({{"probe"}, {"bytes"}, {"ms", "%.4f"}, {"gb_per_s", "%.1f"}});
