@@ -40,7 +40,8 @@ def fmt(v):
     try:
         x = float(v)
     except ValueError:
-        return v
+        # Markdown: '*' would start emphasis ("A*B"), '|' would end the cell.
+        return v.replace("\\", "\\\\").replace("*", "\\*").replace("|", "\\|")
     if v.lstrip("-").isdigit():
         return v
     return f"{x:.4g}" if abs(x) < 1e5 else f"{x:.0f}"
