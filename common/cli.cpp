@@ -98,8 +98,8 @@ void CliParser::add_string(const std::string& name, std::string* target, const s
 }
 
 void CliParser::add_string(const std::string& name, std::string* target, const std::string& help,
-                           Validator validate) {
-  options_.push_back({name, help, "TEXT",
+                           Validator validate, const std::string& value_hint) {
+  options_.push_back({name, help, value_hint,
                       [name, target, validate](const std::string& v) -> std::optional<std::string> {
                         if (v.empty()) return name + " expects a value";
                         if (auto err = validate(v)) return name + ": " + *err;
@@ -159,14 +159,14 @@ ParseOutcome CliParser::parse(int argc, const char* const* argv) const {
 std::string CliParser::help() const {
   std::ostringstream os;
   os << "Usage: " << program_ << " [flags]\n\n" << summary_ << "\n\nFlags:\n";
-  os << "  --help                 this text\n";
+  os << std::string("  --help").append(22 - 8, ' ') << "this text\n";
   for (const auto& o : options_) {
     std::string left = "  " + o.name + (o.value_hint.empty() ? "" : " " + o.value_hint);
-    if (left.size() < 24) {
-      left.resize(24, ' ');
+    if (left.size() < 22) {
+      left.resize(22, ' ');
       os << left << o.help << "\n";
     } else {
-      os << left << "\n" << std::string(24, ' ') << o.help << "\n";
+      os << left << "\n" << std::string(22, ' ') << o.help << "\n";
     }
   }
   os << "\nExit codes: 0 all checks passed, 1 a check failed, 2 bad usage, 3 no suitable GPU.\n";
@@ -203,7 +203,7 @@ void add_common_options(CliParser& cli, CommonOptions& o, const std::vector<std:
               100000);
   cli.add_int("--warmup", &o.warmup, "untimed runs before timing (default 3)", 0, 1000);
   cli.add_flag("--sweep", &o.sweep, "run the paper-style size sweep");
-  cli.add_string("--csv", &o.csv, "also write the results table to this CSV file", check_writable_file);
+  cli.add_string("--csv", &o.csv, "also write the results table to this CSV file", check_writable_file, "FILE");
   cli.add_flag("--json", &o.json, "print the results as JSON on stdout instead of tables");
   cli.add_flag("--no-verify", &o.no_verify, "skip the CPU/library checks (timing only)");
   cli.add_int("--device", &o.device, "CUDA device ordinal (default 0)", 0, 1023);

@@ -40,7 +40,8 @@ class CliParser {
                   std::vector<std::string> choices = {});
   // A string checked by `validate` (returns the error text, or nullopt when the value is fine).
   using Validator = std::function<std::optional<std::string>(const std::string&)>;
-  void add_string(const std::string& name, std::string* target, const std::string& help, Validator validate);
+  void add_string(const std::string& name, std::string* target, const std::string& help, Validator validate,
+                  const std::string& value_hint = "VALUE");
   // Free text appended to --help (examples, notes).
   void add_epilog(const std::string& text) { epilog_ += text; }
 

@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
   cli.add_int("--repeat", &repeat, "timed runs (default 30)", 1, 100000);
   cli.add_int("--warmup", &warmup, "untimed runs first (default 5)", 0, 1000);
   cli.add_int("--device", &device, "CUDA device ordinal (default 0)", 0, 1023);
-  cli.add_string("--csv", &csv, "write probe,bytes,ms,gb_per_s to this file", tcu::check_writable_file);
+  cli.add_string("--csv", &csv, "write probe,bytes,ms,gb_per_s to this file", tcu::check_writable_file,
+                 "FILE");
   cli.add_flag("--json", &json, "print JSON instead of a table");
   if (int code = tcu::handle_cli(cli, argc, argv); code >= 0) return code;
 
