@@ -30,6 +30,7 @@ struct FragmentMapSummary {
   int undecodable_slots = 0;                   // slots holding something that is no element id
   int uncovered_elements = 0;                  // elements no lane holds
   int min_lanes_per_element = 0, max_lanes_per_element = 0;
+  int max_distinct_per_lane = 0;               // different elements one lane holds (slots may repeat)
   // The check: every element reaches at least one lane. (A slot holding something that is no
   // element id is reported, not failed: what a slot holds is unspecified.)
   bool covers_every_element() const { return uncovered_elements == 0; }
@@ -56,13 +57,17 @@ inline FragmentMapSummary summarize(const FragmentMap& m) {
   s.min_slots_used = m.slots_per_lane;
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     int used = 0;
+    std::vector<int> ids;
     for (int i = 0; i < m.slots_per_lane; ++i) {
       const int id = m.at(lane, i);
-      if (m.valid_element(id))
+      if (m.valid_element(id)) {
         ++used;
-      else if (id != kUnusedSlot)
+        if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+      } else if (id != kUnusedSlot) {
         ++s.undecodable_slots;
+      }
     }
+    s.max_distinct_per_lane = std::max(s.max_distinct_per_lane, static_cast<int>(ids.size()));
     s.min_slots_used = std::min(s.min_slots_used, used);
     s.max_slots_used = std::max(s.max_slots_used, used);
   }

@@ -223,7 +223,8 @@ void lesson_fragment_map(const LessonOptions& /*o*/, LessonReport& rep) {
             ? std::to_string(s.min_lanes_per_element)
             : std::to_string(s.min_lanes_per_element) + " to " + std::to_string(s.max_lanes_per_element);
     const std::string note =
-        std::to_string(s.max_slots_used) + " x[] slots per lane; each element in " + lanes + " lane(s)" +
+        std::to_string(s.max_slots_used) + " x[] slots per lane holding " + std::to_string(s.max_distinct_per_lane) +
+        " distinct elements; each element in " + lanes + " lane(s)" +
         (s.undecodable_slots ? "; " + std::to_string(s.undecodable_slots) + " undecodable slots" : "");
     out << "\n" << fragment_kind_name(kind) << ": " << note << "\n" << render_owner_grid(p.map);
     rep.add_verdict("fragment_map", std::string(fragment_kind_name(kind)) + " covers every element", "16x16x16",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The device check: one call on a GPU machine does everything the CPU-only CI cannot.
 #   1. the README's two commands from a fresh build folder (tests, then the tour)
-#   2. compute-sanitizer memcheck, racecheck and synccheck over every GPU test binary
+#   2. compute-sanitizer memcheck, racecheck, synccheck and initcheck over every GPU test binary
 #   3. the benchmarks, writing CSV/JSON under $OUT
 #   4. a short summary, last
 # Usage: OUT=/some/dir bash scripts/device_check.sh     (OUT defaults to ./out)
@@ -50,7 +50,7 @@ step "no test skipped on the GPU machine" "$LOG" no_skips
 # (to test that the error surfaces) are named "[provokes API error]" and left out here.
 shopt -s nullglob
 for bin in build/tests/test_*_gpu; do
-  for tool in memcheck racecheck synccheck; do
+  for tool in memcheck racecheck synccheck initcheck; do
     extra=()
     [ "$tool" = memcheck ] && extra=(--leak-check full)
     step "compute-sanitizer $tool $(basename "$bin")" "$SAN" \
