@@ -34,15 +34,12 @@ __global__ void mma_relu_epilogue(const __half* a, unsigned lda, const __half* b
 
 cudaError_t mma_16x16x16_relu_epilogue(Tile<const __half> a, Tile<const __half> b, float alpha, float beta,
                                        Tile<float> d, cudaStream_t stream) {
-  if (const cudaError_t e = detail::refuse_if_any(
-          {describe_tile_problem(a, kM, kK), describe_tile_problem(b, kK, kN), describe_tile_problem(d, kM, kN)});
-      e != cudaSuccess)
-    return e;
-  const unsigned lda = detail::ldm_of(a, kM, kK), ldb = detail::ldm_of(b, kK, kN), ldd = detail::ldm_of(d, kM, kN);
+  detail::ProductLdms ld;
+  if (const cudaError_t e = detail::check_product_tiles(a, b, d, kShape16x16x16, ld); e != cudaSuccess) return e;
   return detail::dispatch_layouts(a.layout, b.layout, [&](auto la, auto lb) {
     using LA = typename decltype(la)::type;
     using LB = typename decltype(lb)::type;
-    mma_relu_epilogue<LA, LB><<<1, detail::kWarpSize, 0, stream>>>(a.data, lda, b.data, ldb, alpha, beta, d.data, ldd,
+    mma_relu_epilogue<LA, LB><<<1, detail::kWarpSize, 0, stream>>>(a.data, ld.a, b.data, ld.b, alpha, beta, d.data, ld.d,
                                                                    detail::store_layout(d.layout));
     return cudaGetLastError();
   });

@@ -28,6 +28,23 @@ unsigned ldm_of(const Tile<T>& t, int rows, int cols) {
   return static_cast<unsigned>(effective_ld(t.layout, t.ld, rows, cols));
 }
 
+// The leading dimensions of D (m×n) = A (m×k) · B (k×n), as the kernels take them.
+struct ProductLdms {
+  unsigned a = 0, b = 0, d = 0;
+};
+
+// The check every product wrapper makes: cudaErrorInvalidValue (launch nothing) when any of
+// the three tiles breaks the WMMA rules; otherwise cudaSuccess and the three ldm values.
+template <class TA, class TB, class TD>
+cudaError_t check_product_tiles(const Tile<TA>& a, const Tile<TB>& b, const Tile<TD>& d, MmaShape s, ProductLdms& ld) {
+  if (const cudaError_t e = refuse_if_any({describe_tile_problem(a, s.m, s.k), describe_tile_problem(b, s.k, s.n),
+                                           describe_tile_problem(d, s.m, s.n)});
+      e != cudaSuccess)
+    return e;
+  ld = {ldm_of(a, s.m, s.k), ldm_of(b, s.k, s.n), ldm_of(d, s.m, s.n)};
+  return cudaSuccess;
+}
+
 inline nvcuda::wmma::layout_t store_layout(Layout l) {
   return l == Layout::row_major ? nvcuda::wmma::mem_row_major : nvcuda::wmma::mem_col_major;
 }

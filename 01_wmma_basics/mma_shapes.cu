@@ -28,16 +28,13 @@ __global__ void mma_one_tile(const __half* a, unsigned lda, const __half* b, uns
 
 template <int M, int N, int K, class Acc>
 cudaError_t launch_f16_product(Tile<const __half> a, Tile<const __half> b, Tile<Acc> d, cudaStream_t stream) {
-  if (const cudaError_t e = detail::refuse_if_any(
-          {describe_tile_problem(a, M, K), describe_tile_problem(b, K, N), describe_tile_problem(d, M, N)});
-      e != cudaSuccess)
-    return e;
-  const unsigned lda = detail::ldm_of(a, M, K), ldb = detail::ldm_of(b, K, N), ldd = detail::ldm_of(d, M, N);
+  detail::ProductLdms ld;
+  if (const cudaError_t e = detail::check_product_tiles(a, b, d, MmaShape{M, N, K}, ld); e != cudaSuccess) return e;
   return detail::dispatch_layouts(a.layout, b.layout, [&](auto la, auto lb) {
     using LA = typename decltype(la)::type;
     using LB = typename decltype(lb)::type;
     mma_one_tile<M, N, K, Acc, LA, LB>
-        <<<1, detail::kWarpSize, 0, stream>>>(a.data, lda, b.data, ldb, d.data, ldd, detail::store_layout(d.layout));
+        <<<1, detail::kWarpSize, 0, stream>>>(a.data, ld.a, b.data, ld.b, d.data, ld.d, detail::store_layout(d.layout));
     return cudaGetLastError();
   });
 }

@@ -53,13 +53,8 @@ __global__ void mma_tf32_one_tile(const float* a, unsigned lda, const float* b, 
 
 cudaError_t mma_16x16x16_bf16_f32acc(Tile<const __nv_bfloat16> a, Tile<const __nv_bfloat16> b, Tile<float> d,
                                      cudaStream_t stream) {
-  if (const cudaError_t e =
-          detail::refuse_if_any({describe_tile_problem(a, kBf16M, kBf16K), describe_tile_problem(b, kBf16K, kBf16N),
-                                 describe_tile_problem(d, kBf16M, kBf16N)});
-      e != cudaSuccess)
-    return e;
-  const unsigned lda = detail::ldm_of(a, kBf16M, kBf16K), ldb = detail::ldm_of(b, kBf16K, kBf16N),
-                 ldd = detail::ldm_of(d, kBf16M, kBf16N);
+  detail::ProductLdms ld;
+  if (const cudaError_t e = detail::check_product_tiles(a, b, d, kShape16x16x16, ld); e != cudaSuccess) return e;
   return detail::dispatch_layouts(a.layout, b.layout, [&](auto la, auto lb) {
     using LA = typename decltype(la)::type;
     using LB = typename decltype(lb)::type;
@@ -67,19 +62,14 @@ cudaError_t mma_16x16x16_bf16_f32acc(Tile<const __nv_bfloat16> a, Tile<const __n
         e != cudaSuccess)
       return e;
     mma_bf16_one_tile<LA, LB>
-        <<<1, detail::kWarpSize, 0, stream>>>(a.data, lda, b.data, ldb, d.data, ldd, detail::store_layout(d.layout));
+        <<<1, detail::kWarpSize, 0, stream>>>(a.data, ld.a, b.data, ld.b, d.data, ld.d, detail::store_layout(d.layout));
     return cudaGetLastError();
   });
 }
 
 cudaError_t mma_16x16x8_tf32_f32acc(Tile<const float> a, Tile<const float> b, Tile<float> d, cudaStream_t stream) {
-  if (const cudaError_t e =
-          detail::refuse_if_any({describe_tile_problem(a, kTf32M, kTf32K), describe_tile_problem(b, kTf32K, kTf32N),
-                                 describe_tile_problem(d, kTf32M, kTf32N)});
-      e != cudaSuccess)
-    return e;
-  const unsigned lda = detail::ldm_of(a, kTf32M, kTf32K), ldb = detail::ldm_of(b, kTf32K, kTf32N),
-                 ldd = detail::ldm_of(d, kTf32M, kTf32N);
+  detail::ProductLdms ld;
+  if (const cudaError_t e = detail::check_product_tiles(a, b, d, kShape16x16x8, ld); e != cudaSuccess) return e;
   return detail::dispatch_layouts(a.layout, b.layout, [&](auto la, auto lb) {
     using LA = typename decltype(la)::type;
     using LB = typename decltype(lb)::type;
@@ -87,7 +77,7 @@ cudaError_t mma_16x16x8_tf32_f32acc(Tile<const float> a, Tile<const float> b, Ti
         e != cudaSuccess)
       return e;
     mma_tf32_one_tile<LA, LB>
-        <<<1, detail::kWarpSize, 0, stream>>>(a.data, lda, b.data, ldb, d.data, ldd, detail::store_layout(d.layout));
+        <<<1, detail::kWarpSize, 0, stream>>>(a.data, ld.a, b.data, ld.b, d.data, ld.d, detail::store_layout(d.layout));
     return cudaGetLastError();
   });
 }

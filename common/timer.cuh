@@ -50,9 +50,9 @@ TimingStats time_on_device(Work&& work, const TimingConfig& cfg, cudaStream_t st
   TCU_CUDA_CHECK(cudaStreamSynchronize(stream));
   TCU_CUDA_CHECK(cudaGetLastError());
   EventPair ev;
-  std::vector<double> samples;
-  samples.reserve(cfg.repeat > 0 ? cfg.repeat : 1);
   const int repeat = cfg.repeat > 0 ? cfg.repeat : 1;
+  std::vector<double> samples;
+  samples.reserve(repeat);
   for (int i = 0; i < repeat; ++i) {
     ev.start(stream);
     work(stream);
