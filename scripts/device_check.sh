@@ -1,19 +1,48 @@
 #!/usr/bin/env bash
-# The device check: one call on a GPU machine does everything the CPU-only CI cannot.
-#   1. the README's two commands from a fresh build folder (tests, then the tour)
-#   2. compute-sanitizer memcheck, racecheck, synccheck and initcheck over every GPU test binary
-#   3. the benchmarks, writing CSV/JSON under $OUT
-#   4. a short summary, last
-# Usage: OUT=/some/dir bash scripts/device_check.sh     (OUT defaults to ./out)
+# The device check: what the CPU-only CI cannot do, on a GPU machine, in one or two calls.
+#   build     the README's two commands from a fresh build folder (tests, then the tour);
+#             with --chapter, only those chapters (and what they need) in build-dev/
+#   sanitize  compute-sanitizer memcheck, racecheck, synccheck and initcheck over every GPU
+#             test binary of the chosen chapters (test cases named "[provokes API error]" or
+#             "[large]" are left out: the first fail on purpose, the second take too long)
+#   bench     the bandwidth probe, then each chapter's benchmarks: scripts/device/<chapter>.sh,
+#             sourced here, writes its CSV/JSON/text under $RES
+#   a short summary, last.
+# Usage:
+#   OUT=/some/dir bash scripts/device_check.sh [--chapter NN_name]... [--steps build,sanitize,bench]
+# Everything a run writes goes into $OUT/results.tgz (logs, CSVs, plots) plus $OUT/summary.txt,
+# so that a device call brings back two files whatever the number of chapters.
 # Exit code: 0 when every step passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$PWD/out}"
+ALL_CHAPTERS=(01_wmma_basics 02_gemm_variants 03_tcu_reduction 04_tcu_scan 06_jetson_unified_memory)
+CHAPTERS=()
+STEPS="build,sanitize,bench"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --chapter) CHAPTERS+=("$2"); shift 2 ;;
+    --steps) STEPS="$2"; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) echo "device_check.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+for c in "${CHAPTERS[@]}"; do
+  [ -d "$c" ] || { echo "device_check.sh: no chapter folder '$c'" >&2; exit 2; }
+done
+FULL=0
+if [ ${#CHAPTERS[@]} -eq 0 ]; then
+  FULL=1
+  for c in "${ALL_CHAPTERS[@]}"; do [ -f "$c/CMakeLists.txt" ] && CHAPTERS+=("$c"); done
+fi
+has_step() { [[ ",$STEPS," == *",$1,"* ]]; }
+
 mkdir -p "$OUT"
-LOG="$OUT/device_check.log"
-SAN="$OUT/sanitizer.log"
+RES="$(mktemp -d /tmp/tcu_results.XXXX)"
+LOG="$RES/device_check.log"
+SAN="$RES/sanitizer.log"
 : >"$LOG"
-: >"$SAN"
+: >>"$SAN"
 SUMMARY=()
 FAILED=0
 export PATH="/usr/local/cuda/bin:$PATH"
@@ -30,54 +59,79 @@ step() {  # step NAME LOGFILE COMMAND...: run, record PASS/FAIL with the time ta
     FAILED=1
   fi
 }
+expect_exit() {  # expect_exit CODE COMMAND...
+  local want="$1"
+  shift
+  "$@" >/dev/null 2>&1
+  local got=$?
+  echo "exit $got (want $want): $*"
+  [ "$got" -eq "$want" ]
+}
 
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "chapters: ${CHAPTERS[*]}  steps: $STEPS"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
   nvcc --version | tail -n 2
   cmake --version | head -n 1
 } >>"$LOG" 2>&1
 
-rm -rf build
-# The README's quickstart, verbatim: tests first (the gpu label included), then the tour.
-step "README: cmake --workflow --preset test" "$LOG" cmake --workflow --preset test
-step "README: cmake --workflow --preset tour" "$LOG" cmake --workflow --preset tour
-# On a GPU machine nothing may be skipped: a skipped GPU test here means it did not run.
-no_skips() { ! grep -q "(Skipped)" "$LOG"; }
-step "no test skipped on the GPU machine" "$LOG" no_skips
+if [ $FULL -eq 1 ]; then
+  BUILD=build
+  if has_step build; then
+    rm -rf build
+    # The README's quickstart, verbatim: tests first (the gpu label included), then the tour.
+    step "README: cmake --workflow --preset test" "$LOG" cmake --workflow --preset test
+    step "README: cmake --workflow --preset tour" "$LOG" cmake --workflow --preset tour
+  fi
+else
+  BUILD=build-dev
+  if has_step build; then
+    opts=()
+    for c in "${ALL_CHAPTERS[@]}"; do
+      n="${c:0:2}"
+      on=OFF
+      for w in "${CHAPTERS[@]}"; do [ "$w" = "$c" ] && on=ON; done
+      # chapter 06 reduces with chapter 03's library
+      [ "$n" = 03 ] && [[ " ${CHAPTERS[*]} " == *" 06_jetson_unified_memory "* ]] && on=ON
+      opts+=("-DTCU_CHAPTER_$n=$on")
+    done
+    step "configure (${CHAPTERS[*]})" "$LOG" cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "${opts[@]}"
+    step "build" "$LOG" cmake --build "$BUILD" -j
+    step "ctest (host + gpu)" "$LOG" ctest --test-dir "$BUILD" --output-on-failure --label-summary -j4
+  fi
+fi
+if has_step build; then
+  # On a GPU machine nothing may be skipped: a skipped GPU test here means it did not run.
+  no_skips() { ! grep -q "(Skipped)" "$LOG"; }
+  step "no test skipped on the GPU machine" "$LOG" no_skips
+fi
 
-# Sanitizers over every GPU test binary. Test cases that make a CUDA call fail on purpose
-# (to test that the error surfaces) are named "[provokes API error]" and left out here.
-shopt -s nullglob
-for bin in build/tests/test_*_gpu; do
-  for tool in memcheck racecheck synccheck initcheck; do
-    extra=()
-    [ "$tool" = memcheck ] && extra=(--leak-check full)
-    step "compute-sanitizer $tool $(basename "$bin")" "$SAN" \
-      compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 1 "$bin" \
-      --test-case-exclude='*provokes API error*' 
+if has_step sanitize; then
+  shopt -s nullglob
+  bins=()
+  if [ $FULL -eq 1 ]; then
+    bins=("$BUILD"/tests/test_*_gpu)
+  else
+    for c in "${CHAPTERS[@]}"; do bins+=("$BUILD"/tests/test_"${c:0:2}"_*_gpu); done
+  fi
+  for bin in "${bins[@]}"; do
+    for tool in memcheck racecheck synccheck initcheck; do
+      extra=()
+      [ "$tool" = memcheck ] && extra=(--leak-check full)
+      step "compute-sanitizer $tool $(basename "$bin")" "$SAN" \
+        timeout 600 compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 1 "$bin" \
+        '--test-case-exclude=*provokes API error*,*\[large\]*'
+    done
   done
-done
-# The chapter executables themselves (the child processes that break the WMMA rules on
-# purpose are left out: they fault by design).
-if [ -x build/bin/01_wmma_basics ]; then
-  step "compute-sanitizer memcheck 01_wmma_basics" "$SAN" \
-    compute-sanitizer --tool memcheck --error-exitcode 1 build/bin/01_wmma_basics --no-broken-demo
 fi
 
-# Benchmarks and results.
-step "bandwidth_probe" "$LOG" build/bin/bandwidth_probe --csv "$OUT/bandwidth.csv"
-if [ -x build/bin/01_wmma_basics ]; then
-  step "01_wmma_basics (table, CSV, fragment maps)" "$LOG" sh -c \
-    "build/bin/01_wmma_basics --csv '$OUT/wmma_basics.csv' > '$OUT/wmma_basics_output.txt'"
-  step "01_wmma_basics --dist int --json (bit-exact, valid JSON)" "$LOG" sh -c \
-    "build/bin/01_wmma_basics --dist int --json --no-broken-demo | python3 -c 'import json, sys; d = json.load(sys.stdin); print(len(d[\"results\"]), \"rows\"); sys.exit(0 if d[\"all_passed\"] else 1)'"
-fi
-
-# The probe against the reference figures of ../shared/BASELINES.md (H100 80GB HBM3,
-# 2026-11-22): read stream 2994 GB/s, copy kernel 2783 GB/s. Only meaningful on that GPU.
-check_baseline() {
-  python3 - "$OUT/bandwidth.csv" <<'PY'
+if has_step bench; then
+  step "bandwidth_probe" "$LOG" "$BUILD"/bin/bandwidth_probe --csv "$RES/bandwidth.csv"
+  # The probe against the reference figures of ../shared/BASELINES.md (H100 80GB HBM3,
+  # 2026-11-22): read stream 2994 GB/s, copy kernel 2783 GB/s. Only meaningful on that GPU.
+  check_baseline() {
+    python3 - "$RES/bandwidth.csv" <<'PY'
 import csv, sys
 ref = {"read_stream": 2994.0, "copy": 2783.0}
 ok = True
@@ -88,36 +142,37 @@ for r in csv.DictReader(open(sys.argv[1])):
     ok &= abs(dev) <= 5.0
 sys.exit(0 if ok else 1)
 PY
-}
-if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q "H100 80GB HBM3"; then
-  step "bandwidth within 5 % of BASELINES.md (H100)" "$LOG" check_baseline
+  }
+  if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q "H100 80GB HBM3"; then
+    step "bandwidth within 5 % of BASELINES.md (H100)" "$LOG" check_baseline
+  fi
+  # Each chapter's benchmarks (they may use step, expect_exit, BUILD, RES, LOG, SAN).
+  for c in "${CHAPTERS[@]}"; do
+    if [ -f "scripts/device/$c.sh" ]; then
+      # shellcheck source=/dev/null
+      source "scripts/device/$c.sh"
+    fi
+  done
+  step "plot_results" "$LOG" python3 scripts/plot_results.py "$RES"
+  # Bad input must give exit code 2.
+  for exe in "$BUILD"/bin/*; do
+    step "$(basename "$exe") --bogus exits 2" "$LOG" expect_exit 2 "$exe" --bogus
+  done
 fi
-
-# Figures from the CSVs.
-step "plot_results" "$LOG" python3 scripts/plot_results.py "$OUT"
-
-# Bad input must give exit code 2 (and --help 0).
-expect_exit() {  # expect_exit CODE COMMAND...
-  local want="$1"
-  shift
-  "$@" >/dev/null 2>&1
-  local got=$?
-  echo "exit $got (want $want): $*"
-  [ "$got" -eq "$want" ]
-}
-for exe in build/bin/*; do
-  step "$(basename "$exe") --bogus exits 2" "$LOG" expect_exit 2 "$exe" --bogus
-done
 
 {
   echo
   echo "==== device check summary ===="
   grep -m1 -A1 '^name' "$LOG" | tail -n 1
-  grep -m1 '^CUDA runtime' "$LOG"
+  grep -m1 '^chapters:' "$LOG"
   printf '%s\n' "${SUMMARY[@]}"
-  [ -f "$OUT/bandwidth.csv" ] && { echo "-- bandwidth.csv"; cat "$OUT/bandwidth.csv"; }
+  [ -f "$RES/bandwidth.csv" ] && { echo "-- bandwidth.csv"; cat "$RES/bandwidth.csv"; }
   grep -E "vs BASELINES" "$LOG"
   grep -E "tests passed|tests failed" "$LOG" | head -n 3
+  for f in "$RES"/*_summary.txt; do [ -f "$f" ] && { echo "-- $(basename "$f")"; cat "$f"; }; done
   echo "overall: $([ $FAILED -eq 0 ] && echo PASS || echo FAIL)"
-} | tee "$OUT/summary.txt"
+} >"$RES/summary.txt" 2>/dev/null
+cp "$RES/summary.txt" "$OUT/summary.txt"
+tar czf "$OUT/results.tgz" -C "$RES" .
+cat "$OUT/summary.txt"
 exit $FAILED

@@ -3,6 +3,10 @@
 
     python3 scripts/update_results.py --from /work/.device/N --gpu h100
 
+The folder is a device run's $OUT: its results.tgz (what scripts/device_check.sh writes) is
+unpacked first; a folder of loose files works too. Several runs (say one per chapter) can be
+copied in turn: files of the same name are replaced, the others kept.
+
 1. Copies every .csv, .json, .png and *_output.txt from the run's $OUT folder to docs/results/<gpu>/.
 2. Writes docs/results/<gpu>/README.md: the GPU, driver, CUDA and CCCL versions and the date
    (read from the run's summary.txt and device_check.log), and each CSV as a table.
@@ -17,6 +21,8 @@ import os
 import re
 import shutil
 import sys
+import tarfile
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -72,6 +78,12 @@ def main(argv=None):
     if not os.path.isdir(args.src):
         print(f"update_results: error: '{args.src}' is not a folder", file=sys.stderr)
         return 2
+    tgz = os.path.join(args.src, "results.tgz")
+    if os.path.exists(tgz):
+        unpacked = tempfile.mkdtemp(prefix="tcu_results_")
+        with tarfile.open(tgz) as t:
+            t.extractall(unpacked, filter="data")
+        args.src = unpacked
     dst = os.path.join(ROOT, "docs", "results", args.gpu)
     os.makedirs(dst, exist_ok=True)
     copied = []
@@ -90,10 +102,10 @@ def main(argv=None):
              f"- GPU (name, driver, memory, max SM clock, max memory clock): {gpu or 'unknown'}",
              f"- {versions or 'versions unknown'}",
              f"- date (UTC): {date or 'unknown'}", ""]
-    for name in sorted(c for c in copied if c.endswith(".csv")):
+    for name in sorted(c for c in os.listdir(dst) if c.endswith(".csv")):
         lines += [f"## {name}", "", csv_to_markdown(os.path.join(dst, name))]
         png = name[:-4] + ".png"
-        if png in copied:
+        if os.path.exists(os.path.join(dst, png)):
             lines += [f"![{name[:-4]}]({png})", ""]
     with open(os.path.join(dst, "README.md"), "w") as f:
         f.write("\n".join(lines))
