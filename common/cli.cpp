@@ -197,16 +197,19 @@ void add_common_options(CliParser& cli, CommonOptions& o, const std::vector<std:
   cli.add_string("--dist", &o.dist,
                  "input data: uniform [0,1), normal N(0,1), ones, int (integers in [-4,4]: exact sums)",
                  {"uniform", "normal", "ones", "int"});
-  cli.add_int("--seed", &o.seed, "seed of the input data (default 20261122)", 0,
+  // The defaults shown are the values o holds now, so a chapter that sets its own defaults
+  // before calling this gets a truthful --help.
+  const auto dflt = [](std::int64_t v) { return " (default " + std::to_string(v) + ")"; };
+  cli.add_int("--seed", &o.seed, "seed of the input data" + dflt(o.seed), 0,
               std::numeric_limits<std::int64_t>::max());
-  cli.add_int("--repeat", &o.repeat, "timed runs per measurement; the median is reported (default 20)", 1,
+  cli.add_int("--repeat", &o.repeat, "timed runs per measurement; the median is reported" + dflt(o.repeat), 1,
               100000);
-  cli.add_int("--warmup", &o.warmup, "untimed runs before timing (default 3)", 0, 1000);
+  cli.add_int("--warmup", &o.warmup, "untimed runs before timing" + dflt(o.warmup), 0, 1000);
   cli.add_flag("--sweep", &o.sweep, "run the paper-style size sweep");
   cli.add_string("--csv", &o.csv, "also write the results table to this CSV file", check_writable_file, "FILE");
   cli.add_flag("--json", &o.json, "print the results as JSON on stdout instead of tables");
   cli.add_flag("--no-verify", &o.no_verify, "skip the CPU/library checks (timing only)");
-  cli.add_int("--device", &o.device, "CUDA device ordinal (default 0)", 0, 1023);
+  cli.add_int("--device", &o.device, "CUDA device ordinal" + dflt(o.device), 0, 1023);
 }
 
 }  // namespace tcu
