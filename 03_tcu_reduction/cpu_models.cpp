@@ -1,0 +1,137 @@
+// CPU models of the formulations (cpu_models.hpp).
+#include "03_tcu_reduction/cpu_models.hpp"
+
+#include <cuda_fp16.h>
+
+#include "01_wmma_basics/constant_matrices.hpp"
+
+namespace tcu::reduction::cpu {
+namespace {
+
+namespace wb = tcu::wmma_basics;
+constexpr int kT = 16;
+
+Matrix constant(wb::ConstantMatrix m) { return wb::make_constant_matrix<double>(m); }
+Matrix mul(const Matrix& a, const Matrix& b) { return wb::host_matmul(a, b); }
+Matrix add(Matrix a, const Matrix& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
+  return a;
+}
+Matrix zeros() { return Matrix(kT * kT, 0.0); }
+
+// The fp32 V made an operand: every element split into fp16 hi + lo (tile_math.cuh).
+Matrix as_operand(const Matrix& v) {
+  Matrix out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) out[i] = split_hi_lo(static_cast<float>(v[i]));
+  return out;
+}
+
+}  // namespace
+
+double split_hi_lo(float v, double* hi, double* lo) {
+  const __half h = __float2half_rn(v);
+  const float hf = __half2float(h);
+  const __half l = __float2half_rn(v - hf);
+  const double a = hf, b = __half2float(l);
+  if (hi) *hi = a;
+  if (lo) *lo = b;
+  return a + b;
+}
+
+Matrix load_tile(const std::vector<double>& x, long long first, long long ld, bool column_major, long long len) {
+  Matrix a = zeros();
+  for (int r = 0; r < kT; ++r)
+    for (int c = 0; c < kT; ++c) {
+      const long long i = first + (column_major ? c * ld + r : r * ld + c);
+      a[r * kT + c] = (i < len && i < static_cast<long long>(x.size())) ? x[i] : 0.0;
+    }
+  return a;
+}
+
+std::vector<double> reduction16(const std::vector<double>& x) {
+  const Matrix v = mul(constant(wb::ConstantMatrix::P), load_tile(x, 0, kT, true, 256));  // V = P·A
+  return std::vector<double>(v.begin(), v.begin() + kT);                                  // row 0
+}
+
+double reduction256(const std::vector<double>& x) {
+  const Matrix v = mul(constant(wb::ConstantMatrix::P), load_tile(x, 0, kT, false, 256));
+  return mul(as_operand(v), constant(wb::ConstantMatrix::Pt))[0];  // R = V·Pᵀ, R[0][0]
+}
+
+double reduction256n_inefficient(const std::vector<double>& x) {
+  const long long n = static_cast<long long>(x.size());
+  Matrix r = zeros();
+  for (long long t = 0; t < n; t += 256) {
+    const Matrix v = mul(constant(wb::ConstantMatrix::P), load_tile(x, t, kT, false, n));
+    r = add(mul(as_operand(v), constant(wb::ConstantMatrix::Pt)), r);  // R_i = V_i·Pᵀ + R_{i−1}
+  }
+  return r[0];
+}
+
+double reduction256n_efficient(const std::vector<double>& x) {
+  const long long n = static_cast<long long>(x.size());
+  Matrix v = zeros();
+  for (long long t = 0; t < n; t += 256)
+    v = add(mul(constant(wb::ConstantMatrix::P), load_tile(x, t, kT, false, n)), v);  // V_i = P·A_i + V_{i−1}
+  return mul(as_operand(v), constant(wb::ConstantMatrix::Pt))[0];
+}
+
+std::vector<double> reduction16n_strided(const std::vector<double>& x, long long segment_size) {
+  // Column c of step i's A = elements [16i, 16i+16) of segment c; zero past the segment.
+  Matrix v = zeros();
+  for (long long col = 0; col < segment_size; col += kT) {
+    Matrix a = zeros();
+    for (int c = 0; c < kT; ++c)
+      for (int r = 0; r < kT; ++r)
+        if (col + r < segment_size && c * segment_size + col + r < static_cast<long long>(x.size()))
+          a[r * kT + c] = x[c * segment_size + col + r];
+    v = add(mul(constant(wb::ConstantMatrix::P), a), v);
+  }
+  return std::vector<double>(v.begin(), v.begin() + kT);
+}
+
+std::vector<double> reduction16n_coalesced(const std::vector<double>& x, long long segment_size) {
+  const long long blocks = segment_size / 256, rest = blocks * 256;
+  Matrix q = zeros(), v = zeros();
+  for (int c = 0; c < kT && blocks > 0; ++c) {
+    Matrix w = zeros();
+    for (long long b = 0; b < blocks; ++b)
+      w = add(mul(constant(wb::ConstantMatrix::P), load_tile(x, c * segment_size + b * 256, kT, true,
+                                                            c * segment_size + rest)),
+              w);
+    for (int k = 0; k < kT; ++k) q[k * kT + c] = w[k];  // Q[:, c] = row 0 of W_c
+  }
+  if (blocks > 0) v = mul(constant(wb::ConstantMatrix::P), as_operand(q));  // V = P·Q
+  for (long long col = rest; col < segment_size; col += kT) {
+    Matrix a = zeros();
+    for (int c = 0; c < kT; ++c)
+      for (int r = 0; r < kT; ++r)
+        if (col + r < segment_size) a[r * kT + c] = x[c * segment_size + col + r];
+    v = add(mul(constant(wb::ConstantMatrix::P), a), v);
+  }
+  return std::vector<double>(v.begin(), v.begin() + kT);
+}
+
+double chained_recurrence(const std::vector<double>& x, int chain_length) {
+  std::vector<double> level = x;
+  const long long chunk = static_cast<long long>(chain_length) * 256;
+  do {
+    const long long n = static_cast<long long>(level.size());
+    std::vector<double> next;
+    for (long long first = 0; first < n; first += chunk) {
+      Matrix c = zeros();
+      for (int r = 0; r < chain_length; ++r)  // C_r = 1·M_r + C_{r−1}
+        c = add(mul(constant(wb::ConstantMatrix::ones), load_tile(level, first + r * 256, kT, false,
+                                                                  std::min(n, first + chunk))),
+                c);
+      const Matrix d = mul(as_operand(c), constant(wb::ConstantMatrix::ones));  // C_{R+1} = C_R·1
+      for (double e : d)
+        if (e != d[0]) return -1e300;  // every element must hold the total
+      next.push_back(static_cast<float>(d[0]));  // fp32 partials
+    }
+    level = next;
+  } while (level.size() > 1);
+  return level[0];
+}
+
+}  // namespace tcu::reduction::cpu

@@ -1,0 +1,82 @@
+#pragma once
+// Chapter 03's public API: segmented sums of fp16 data on tensor cores, fp32 results.
+//
+//   #include "03_tcu_reduction/tcu_reduction.cuh"       // link the CMake target tcu_reduction
+//   // d_out[s] = sum of d_in[s·segment_size … (s+1)·segment_size − 1], s < num_segments
+//   cudaError_t err = tcu::segmented_reduce_sum(d_in, d_out, num_segments, segment_size, stream);
+//   // a whole array: one segment
+//   err = tcu::segmented_reduce_sum(d_in, d_total, 1, n, stream);
+//   // one algorithm of the papers, explicitly
+//   err = tcu::segmented_reduce_sum(tcu::ReduceAlgorithm::reduction16n_strided, d_in, d_out, ns, s);
+//
+// Contract (like CUB's device-wide functions):
+//   - asynchronous on `stream`; errors of the launch are returned, errors while the kernels
+//     run surface at the next synchronising call;
+//   - any pointer alignment (unaligned tiles are staged through shared memory), any
+//     segment_size >= 1, num_segments >= 0; zero segments: cudaSuccess and nothing is done;
+//   - invalid arguments (null pointers with work to do, negative sizes, segment_size 0,
+//     num_segments × segment_size overflowing int64, or an algorithm asked for a segment size
+//     it cannot do, see reduce_algorithm_supports) → cudaErrorInvalidValue, nothing launched;
+//   - fp32 accumulation throughout (except ReduceAlgorithm::chained_mma_fp16_accumulate, the
+//     accuracy study's replica of Navarro et al.'s fp16 accumulators, which overflows);
+//   - deterministic: the same input gives the same bits, run after run, for every algorithm
+//     except chained_mma_single_pass and chained_mma_split (float atomics, one per block);
+//   - long segments are split across many warps (fp32 partials, then a second, deterministic
+//     pass), so one huge segment (a whole array) runs at full bandwidth too. That path takes
+//     temporary device memory (4 bytes per warp chunk, a few hundred KiB at most) stream-
+//     ordered from a memory pool private to the library that keeps it between calls; an
+//     allocation failure is returned as cudaErrorMemoryAllocation.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tcu {
+
+// The algorithms of the papers (ALGORITHMS.md, "Reduction" and "Chained-MMA reduction").
+enum class ReduceAlgorithm {
+  automatic,                    // chosen by segment size from the measured crossovers
+  reduction16,                  // Dakkak: V = P·A, 16 segments of <= 16 per tile
+  reduction256,                 // Dakkak: V = P·A, R = V·Pᵀ, one segment of <= 256 per tile
+  reduction256n_inefficient,    // Dakkak: N × Reduction256, the scalar carried in C (2N MMAs)
+  reduction256n_efficient,      // Dakkak: V_i = P·A_i + V_{i-1}, one V·Pᵀ at the end (N+1 MMAs)
+  reduction256n_block,          // Dakkak Alg. 4: a block per segment, warp partials summed by warp 0
+  reduction16n_strided,         // Dakkak Fig. 8: 16 segments side by side, ldm = segment size
+  reduction16n_coalesced,       // Dakkak Alg. 3: 256-element blocks per segment + strided rest
+  chained_mma_recurrence,       // Navarro variant 1: R chained MMAs per warp, relaunch on partials
+  chained_mma_single_pass,      // Navarro variant 2: chained MMAs, shuffles, one atomicAdd per block
+  chained_mma_split,            // Navarro variant 3: a fraction of the blocks on TCUs, the rest shuffles
+  chained_mma_fp16_accumulate,  // Navarro's fp16 accumulators (accuracy study only: overflows)
+};
+
+// Every algorithm but `automatic`, in the order of the chapter.
+std::vector<ReduceAlgorithm> all_reduce_algorithms();
+const char* reduce_algorithm_name(ReduceAlgorithm a);  // "reduction16n_strided", ...
+std::optional<ReduceAlgorithm> parse_reduce_algorithm(const std::string& name);
+// Reduction16 takes segments of 1…16 elements, Reduction256 of 1…256; all others any size.
+bool reduce_algorithm_supports(ReduceAlgorithm a, std::int64_t segment_size);
+// What `automatic` runs for this shape (never `automatic` itself).
+ReduceAlgorithm reduce_algorithm_for(std::int64_t num_segments, std::int64_t segment_size);
+
+// d_out[s] = Σ d_in[s·segment_size + j], j < segment_size, for s < num_segments.
+cudaError_t segmented_reduce_sum(const __half* d_in, float* d_out, std::int64_t num_segments,
+                                 std::int64_t segment_size, cudaStream_t stream = 0);
+cudaError_t segmented_reduce_sum(ReduceAlgorithm algorithm, const __half* d_in, float* d_out,
+                                 std::int64_t num_segments, std::int64_t segment_size,
+                                 cudaStream_t stream = 0);
+
+// Tuning knobs of Navarro's chained variants (the paper's R and block size B; f for split).
+struct ChainedMmaConfig {
+  int chain_length = 4;         // R: 256-element tiles per warp before the warp collapses its sum
+  int block_threads = 128;      // B: 32 … 1024, a multiple of 32
+  double tcu_fraction = 0.5;    // f: share of the blocks that use tensor cores (split variant)
+};
+// The chained variants with explicit parameters (invalid parameters → cudaErrorInvalidValue).
+cudaError_t segmented_reduce_sum_chained(ReduceAlgorithm chained_variant, const ChainedMmaConfig& config,
+                                         const __half* d_in, float* d_out, std::int64_t num_segments,
+                                         std::int64_t segment_size, cudaStream_t stream = 0);
+
+}  // namespace tcu

@@ -1,0 +1,220 @@
+// Chapter 03, GPU tests: every algorithm of the API and every baseline against the FP64 CPU
+// sum (derived tolerances) and, with integer inputs, bit for bit — against FP64 and against
+// CUB — over the listed segment sizes and counts, from unaligned pointers; zero segments;
+// invalid arguments; one huge segment through the API; determinism; the fp16 replica's overflow.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "03_tcu_reduction/baselines.cuh"
+#include "03_tcu_reduction/measurements.hpp"
+#include "03_tcu_reduction/tcu_reduction.cuh"
+#include "common/check.cuh"
+#include "common/device_buffer.cuh"
+#include "common/reference.hpp"
+#include "common/verify.hpp"
+
+namespace red = tcu::reduction;
+using tcu::Dist;
+
+namespace {
+
+constexpr std::int64_t kSizes[] = {1, 3, 16, 17, 48, 255, 256, 257, 1000, 4097};
+
+// Segment counts: 0, 1, 7 and a "large" one (about 2^18 elements, at least 33 segments).
+std::vector<std::int64_t> counts_for(std::int64_t s, bool large) {
+  std::vector<std::int64_t> c{0, 1, 7};
+  if (!large) return {0, 7};  // the sanitizers run this set: keep it small
+  if (large) c.push_back(std::max<std::int64_t>(33, (std::int64_t(1) << 18) / s));
+  return c;
+}
+
+struct Outcome {
+  tcu::VerifyResult fp64;
+  std::vector<float> got;
+};
+
+// Runs `variant` on ns segments of s elements read from d_in + offset, returns the check vs FP64.
+Outcome run_case(const red::SegmentedVariant& variant, std::int64_t ns, std::int64_t s, Dist dist,
+                 std::uint64_t seed, std::int64_t offset) {
+  const std::int64_t n = ns * s;
+  tcu::DeviceBuffer<__half> in(static_cast<std::size_t>(n + offset + 1));
+  tcu::fill_device(in.data(), static_cast<std::size_t>(n + offset + 1), dist, seed);
+  tcu::DeviceBuffer<float> out(static_cast<std::size_t>(std::max<std::int64_t>(ns, 1)));
+  tcu::poison_device(out.data(), out.bytes());
+  TCU_CUDA_CHECK(variant.run(in.data() + offset, out.data(), ns, s, 0));
+  TCU_CUDA_CHECK(cudaDeviceSynchronize());
+  Outcome o;
+  o.got.resize(static_cast<std::size_t>(std::max<std::int64_t>(ns, 1)));
+  out.copy_to_host(o.got.data(), o.got.size());
+  if (ns == 0) {  // nothing written: the poison is still there
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &o.got[0], 4);
+    o.fp64.pass = (bits == 0xffffffffu);
+    return o;
+  }
+  std::vector<__half> h(static_cast<std::size_t>(n));
+  TCU_CUDA_CHECK(cudaMemcpy(h.data(), in.data() + offset, n * sizeof(__half), cudaMemcpyDeviceToHost));
+  std::vector<double> want, mag;
+  tcu::reference_segmented_sum(h.data(), ns, s, want, mag);
+  const tcu::Tolerance tol =
+      dist == Dist::integers
+          ? tcu::exact_tolerance()
+          : tcu::tolerance_for_accumulation(red::error_depth(variant.name, s), tcu::NumType::fp32, tcu::NumType::fp32);
+  o.fp64 = tcu::verify(o.got.data(), want.data(), mag.data(), o.got.size(), tol);
+  return o;
+}
+
+bool supports(const red::SegmentedVariant& v, std::int64_t s) { return v.supports(s); }
+
+void check_all_variants(bool large, const std::vector<Dist>& dists, const std::vector<std::int64_t>& offsets) {
+  red::CubTemp temp;
+  const auto variants = red::segmented_variants(temp);
+  const std::vector<std::int64_t> sizes = large ? std::vector<std::int64_t>(std::begin(kSizes), std::end(kSizes))
+                                                : std::vector<std::int64_t>{3, 17, 256, 257, 4097};
+  for (const red::SegmentedVariant& v : variants)
+    for (std::int64_t s : sizes) {
+      if (!supports(v, s)) continue;
+      for (std::int64_t ns : counts_for(s, large))
+        for (Dist dist : dists)
+          for (std::int64_t off : offsets) {
+            CAPTURE(v.name);
+            CAPTURE(s);
+            CAPTURE(ns);
+            CAPTURE(tcu::dist_name(dist));
+            CAPTURE(off);
+            const Outcome o = run_case(v, ns, s, dist, 1000 + s + ns, off);
+            INFO(o.fp64.summary());
+            CHECK(o.fp64.pass);
+          }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("every algorithm and baseline vs FP64: sizes 3/17/256/257/4097, counts 0/7, integers bit-exact, d_in + 1") {
+  check_all_variants(false, {Dist::integers}, {0, 1});
+  check_all_variants(false, {Dist::normal}, {0});
+}
+
+TEST_CASE("every algorithm and baseline vs FP64: all listed sizes, large counts, 3 dists, offsets 0/3/8 [large]") {
+  check_all_variants(true, {Dist::integers, Dist::uniform, Dist::normal}, {0, 3, 8});
+}
+
+TEST_CASE("integer inputs: every TCU algorithm equals CUB's segmented reduce bit for bit") {
+  red::CubTemp temp;
+  const auto variants = red::segmented_variants(temp);
+  const red::SegmentedVariant* cub = nullptr;
+  for (const auto& v : variants)
+    if (v.name == "cub_segmented_reduce") cub = &v;
+  REQUIRE(cub != nullptr);
+  for (std::int64_t s : {3LL, 17LL, 32LL, 256LL, 1000LL}) {
+    const std::int64_t ns = 37;
+    const Outcome want = run_case(*cub, ns, s, Dist::integers, 5, 1);
+    for (const auto& v : variants) {
+      if (!v.tcu || !supports(v, s)) continue;
+      CAPTURE(v.name);
+      CAPTURE(s);
+      const Outcome got = run_case(v, ns, s, Dist::integers, 5, 1);
+      CHECK(std::memcmp(got.got.data(), want.got.data(), ns * sizeof(float)) == 0);
+    }
+  }
+}
+
+TEST_CASE("invalid arguments: cudaErrorInvalidValue, nothing launched") {
+  tcu::DeviceBuffer<__half> in(64);
+  tcu::DeviceBuffer<float> out(4);
+  using tcu::ReduceAlgorithm;
+  CHECK(tcu::segmented_reduce_sum(nullptr, out.data(), 1, 16) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_reduce_sum(in.data(), nullptr, 1, 16) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_reduce_sum(in.data(), out.data(), -1, 16) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_reduce_sum(in.data(), out.data(), 1, -16) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_reduce_sum(in.data(), out.data(), 1, 0) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_reduce_sum(in.data(), out.data(), INT64_MAX / 2, 4) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_reduce_sum(ReduceAlgorithm::reduction16, in.data(), out.data(), 1, 17) ==
+        cudaErrorInvalidValue);
+  CHECK(tcu::segmented_reduce_sum(ReduceAlgorithm::reduction256, in.data(), out.data(), 1, 257) ==
+        cudaErrorInvalidValue);
+  CHECK(tcu::segmented_reduce_sum(static_cast<ReduceAlgorithm>(999), in.data(), out.data(), 1, 4) ==
+        cudaErrorInvalidValue);
+  tcu::ChainedMmaConfig bad;
+  bad.block_threads = 100;
+  CHECK(tcu::segmented_reduce_sum_chained(ReduceAlgorithm::chained_mma_single_pass, bad, in.data(), out.data(), 1,
+                                          16) == cudaErrorInvalidValue);
+  bad = tcu::ChainedMmaConfig{};
+  bad.chain_length = 0;
+  CHECK(tcu::segmented_reduce_sum_chained(ReduceAlgorithm::chained_mma_recurrence, bad, in.data(), out.data(), 1,
+                                          16) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_reduce_sum_chained(ReduceAlgorithm::reduction16, tcu::ChainedMmaConfig{}, in.data(),
+                                          out.data(), 1, 16) == cudaErrorInvalidValue);
+  red::CubTemp temp;
+  CHECK(red::baseline_segmented_reduce_sum(red::Baseline::shuffle_16b, temp, nullptr, out.data(), 1, 4) ==
+        cudaErrorInvalidValue);
+  // zero segments: success with null pointers
+  CHECK(tcu::segmented_reduce_sum(nullptr, nullptr, 0, 16) == cudaSuccess);
+  CHECK(cudaGetLastError() == cudaSuccess);
+}
+
+namespace {
+void check_one_segment(std::int64_t n, Dist dist, std::int64_t offset) {
+  tcu::DeviceBuffer<__half> in(static_cast<std::size_t>(n + offset));
+  tcu::fill_device(in.data(), static_cast<std::size_t>(n + offset), dist, 99);
+  tcu::DeviceBuffer<float> out(1);
+  tcu::poison_device(out.data(), out.bytes());
+  REQUIRE(tcu::segmented_reduce_sum(in.data() + offset, out.data(), 1, n) == cudaSuccess);
+  float got = 0;
+  TCU_CUDA_CHECK(cudaMemcpy(&got, out.data(), 4, cudaMemcpyDeviceToHost));
+  std::vector<__half> h(static_cast<std::size_t>(n));
+  TCU_CUDA_CHECK(cudaMemcpy(h.data(), in.data() + offset, n * 2, cudaMemcpyDeviceToHost));
+  const tcu::SumRef ref = tcu::reference_sum(h.data(), h.size());
+  const tcu::Tolerance tol =
+      dist == Dist::integers
+          ? tcu::exact_tolerance()
+          : tcu::tolerance_for_accumulation(red::error_depth("auto", n), tcu::NumType::fp32, tcu::NumType::fp32);
+  const double d = ref.sum;
+  const tcu::VerifyResult r = tcu::verify(&got, &d, &ref.abs_sum, 1, tol);
+  INFO(r.summary());
+  CHECK(r.pass);
+}
+}  // namespace
+
+TEST_CASE("the API with one huge segment (a whole array), aligned and not") {
+  check_one_segment((std::int64_t(1) << 22) + 5, Dist::integers, 0);
+  check_one_segment((std::int64_t(1) << 22) + 5, Dist::normal, 3);
+}
+
+TEST_CASE("the API with one huge segment of 2^28 + 7 elements [large]") {
+  check_one_segment((std::int64_t(1) << 28) + 7, Dist::integers, 1);
+  check_one_segment((std::int64_t(1) << 28) + 7, Dist::uniform, 0);
+}
+
+TEST_CASE("deterministic algorithms give the same bits twice") {
+  red::CubTemp temp;
+  for (const auto& v : red::segmented_variants(temp)) {
+    if (!v.deterministic || !supports(v, 1000)) continue;
+    CAPTURE(v.name);
+    const Outcome a = run_case(v, 50, 1000, Dist::normal, 3, 0);
+    const Outcome b = run_case(v, 50, 1000, Dist::normal, 3, 0);
+    CHECK(std::memcmp(a.got.data(), b.got.data(), 50 * sizeof(float)) == 0);
+  }
+}
+
+TEST_CASE("Navarro's fp16 accumulators overflow on uniform inputs; fp32 accumulation does not") {
+  const std::int64_t n = std::int64_t(1) << 18;  // sum ≈ 131072 > 65504
+  tcu::DeviceBuffer<__half> in(static_cast<std::size_t>(n));
+  tcu::fill_device(in.data(), static_cast<std::size_t>(n), Dist::uniform, 4);
+  tcu::DeviceBuffer<float> out(2);
+  REQUIRE(tcu::segmented_reduce_sum(tcu::ReduceAlgorithm::chained_mma_fp16_accumulate, in.data(), out.data(), 1, n) ==
+          cudaSuccess);
+  REQUIRE(tcu::segmented_reduce_sum(tcu::ReduceAlgorithm::chained_mma_recurrence, in.data(), out.data() + 1, 1, n) ==
+          cudaSuccess);
+  float got[2];
+  TCU_CUDA_CHECK(cudaMemcpy(got, out.data(), sizeof got, cudaMemcpyDeviceToHost));
+  CHECK(std::isinf(got[0]));
+  CHECK(std::isfinite(got[1]));
+  CHECK(got[1] == doctest::Approx(n / 2.0).epsilon(0.01));
+}

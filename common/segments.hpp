@@ -1,0 +1,107 @@
+#pragma once
+// Segmented arrays: what every segmented API of the tutorial (reduction, scan) shares on the
+// host side. Header-only.
+//
+// A segmented array is num_segments × segment_size contiguous elements; segment s is
+// [s·segment_size, (s+1)·segment_size). Use it like this in a public API:
+//
+//   cudaError_t tcu::segmented_xxx(const __half* d_in, float* d_out, std::int64_t num_segments,
+//                                  std::int64_t segment_size, cudaStream_t stream) {
+//     const tcu::SegmentCheck check = tcu::check_segments(d_in, d_out, num_segments, segment_size);
+//     if (check.status != cudaSuccess) return check.status;   // cudaErrorInvalidValue
+//     if (check.nothing_to_do) return cudaSuccess;            // zero segments: no launch at all
+//     ... launch for check.total_elements ...
+//   }
+//
+// and in a benchmark: `paper_segment_sizes(4, 24)` is the sweep 2^4 … 2^24 with n fixed
+// (Dakkak Fig. 10), `segment_count_for(n, s)` the count of each point, and `read_gelem_per_s`
+// / `percent_of` turn a median time into the table's throughput columns.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace tcu {
+
+struct SegmentCheck {
+  cudaError_t status = cudaSuccess;  // cudaErrorInvalidValue when the arguments are invalid
+  bool nothing_to_do = false;        // zero segments: valid, nothing is read or written
+  std::int64_t total_elements = 0;   // num_segments × segment_size (when status is success)
+  std::string reason;                // why the arguments are invalid (for messages and tests)
+};
+
+// The argument rules of every segmented API:
+//   - negative num_segments or segment_size                → invalid
+//   - segment_size 0 (with segments to do)                 → invalid (an empty segment has no
+//                                                             element to reduce or scan; ask for
+//                                                             zero segments instead)
+//   - num_segments × segment_size overflows int64          → invalid
+//   - null input or output pointer with work to do         → invalid
+//   - num_segments == 0                                    → success, nothing done (pointers may
+//                                                             be null, segment_size is not checked
+//                                                             beyond being non-negative)
+inline SegmentCheck check_segments(const void* d_in, const void* d_out, std::int64_t num_segments,
+                                   std::int64_t segment_size) {
+  SegmentCheck c;
+  auto invalid = [&c](const char* why) {
+    c.status = cudaErrorInvalidValue;
+    c.reason = why;
+    return c;
+  };
+  if (num_segments < 0) return invalid("num_segments is negative");
+  if (segment_size < 0) return invalid("segment_size is negative");
+  if (num_segments == 0) {
+    c.nothing_to_do = true;
+    return c;
+  }
+  if (segment_size == 0) return invalid("segment_size is 0 (use num_segments = 0 for no work)");
+  if (num_segments > std::numeric_limits<std::int64_t>::max() / segment_size)
+    return invalid("num_segments * segment_size overflows int64");
+  if (d_in == nullptr) return invalid("input pointer is null");
+  if (d_out == nullptr) return invalid("output pointer is null");
+  c.total_elements = num_segments * segment_size;
+  return c;
+}
+
+// The paper's sweep: segment sizes 2^lo, 2^(lo+1), …, 2^hi (lo <= hi, both in [0, 62]).
+inline std::vector<std::int64_t> paper_segment_sizes(int lo, int hi) {
+  std::vector<std::int64_t> out;
+  for (int e = lo; e <= hi && e <= 62; ++e)
+    if (e >= 0) out.push_back(std::int64_t(1) << e);
+  return out;
+}
+
+// Segments of `segment_size` that fit in n elements (the sweep keeps n fixed: n / segment_size).
+inline std::int64_t segment_count_for(std::int64_t n, std::int64_t segment_size) {
+  return segment_size > 0 ? n / segment_size : 0;
+}
+
+// Bytes a segmented operation must move at least: every input element read once, every
+// output element written once.
+inline double segmented_bytes(std::int64_t num_segments, std::int64_t segment_size, std::size_t in_bytes,
+                              std::int64_t outputs_per_segment, std::size_t out_bytes) {
+  return static_cast<double>(num_segments) *
+         (static_cast<double>(segment_size) * in_bytes + static_cast<double>(outputs_per_segment) * out_bytes);
+}
+
+// Input elements per second, in G/s, for `elements` processed in `ms` milliseconds.
+inline double gelem_per_s(std::int64_t elements, double ms) {
+  return ms > 0 ? static_cast<double>(elements) / (ms * 1e6) : 0.0;
+}
+
+// GB/s for `bytes` in `ms` milliseconds.
+inline double gb_per_s(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0.0; }
+
+// The read-stream ceiling in G elements/s for elements of `element_bytes` bytes, from the
+// probe's GB/s (measured in the same run).
+inline double read_gelem_ceiling(double read_gb_per_s, std::size_t element_bytes) {
+  return element_bytes > 0 ? read_gb_per_s / static_cast<double>(element_bytes) : 0.0;
+}
+
+// 100 · value / reference (0 when the reference is not positive).
+inline double percent_of(double value, double reference) { return reference > 0 ? 100.0 * value / reference : 0.0; }
+
+}  // namespace tcu
