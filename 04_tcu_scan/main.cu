@@ -1,0 +1,133 @@
+// 04_tcu_scan: segmented prefix sums on tensor cores (Dakkak et al. Scan16/256/256N/16N and the
+// block level; Zouzias & McColl MatMulScan) against Thrust and CUB, in one run with the copy
+// bandwidth they are all bounded by. This file parses flags and calls the library.
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "04_tcu_scan/scan_bench.hpp"
+#include "04_tcu_scan/scan_model.hpp"
+#include "common/bandwidth.cuh"
+#include "common/chapter_main.hpp"
+#include "common/check.cuh"
+#include "common/cli.hpp"
+#include "common/exit_codes.hpp"
+#include "common/report.hpp"
+
+namespace {
+
+// MatMulScan's depth and products inside one block (s = 16), next to the paper's bounds.
+tcu::Table matmulscan_counts_table() {
+  tcu::Table t(std::vector<tcu::Column>{{"s"}, {"k"}, {"n = s^k"}, {"depth"}, {"bound 2k-1"},
+                                         {"products (16x16 tiles)"}, {"bound"}});
+  for (int k = 1; k <= 3; ++k) {
+    tcu::scan_model::MatMulScanCounts c;
+    std::vector<double> x(static_cast<std::size_t>(1) << (4 * k), 1.0);
+    tcu::scan_model::matmulscan(x, 16, k, &c);
+    t.add_row({std::int64_t{16}, std::int64_t{k}, static_cast<std::int64_t>(x.size()), std::int64_t{c.depth},
+               std::int64_t{2 * k - 1}, c.products, c.bound});
+  }
+  return t;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  namespace sb = tcu::scan_bench;
+  const std::string prog = "04_tcu_scan";
+  tcu::CliParser cli(prog,
+                     "Segmented inclusive/exclusive prefix sums of fp16 data on tensor cores — Dakkak et al.'s\n"
+                     "Scan16, Scan256, Scan256N, Scan16N and block-level scan, and Zouzias & McColl's MatMulScan —\n"
+                     "against thrust/cub scan_by_key and cub::WarpScan/BlockScan kernels, with fp16 or fp32 outputs.\n"
+                     "Each variant is checked against an FP64 CPU reference and timed; throughput is compared with\n"
+                     "the copy bandwidth measured in the same run (a scan reads 2 and writes 2 or 4 bytes/element).");
+  tcu::CommonOptions common;
+  common.repeat = 20;
+  tcu::add_common_options(cli, common, sb::variant_names());
+  std::int64_t n = std::int64_t(1) << 28, segment_size = 256;
+  std::string out = "both", n_text;
+  bool exclusive = false;
+  cli.add_string(
+      "--n", &n_text, "elements in total (rounded down to whole segments; default 2^28)",
+      [&](const std::string& v) -> std::optional<std::string> {
+        auto c = tcu::parse_count(v);
+        if (!c || *c < 1 || *c > (std::int64_t(1) << 31)) return "expects a count between 1 and 2^31 (e.g. 2^28, 64M)";
+        n = *c;
+        return std::nullopt;
+      },
+      "COUNT");
+  cli.add_int("--segment-size", &segment_size, "elements per segment (default 256)", 1, std::int64_t(1) << 31);
+  cli.add_string("--out", &out, "output type: fp16, fp32 or both (default both)", {"fp16", "fp32", "both"});
+  cli.add_flag("--exclusive", &exclusive, "exclusive instead of inclusive scans");
+  cli.add_epilog(
+      "--sweep: segment sizes 2^4 … 2^16 at --n (Dakkak Fig. 12), plus the warp vs block table (Fig. 11).\n"
+      "Algorithms (--algo): scan16 (segments <= 16), scan256 (<= 256), scan256n, scan16n, scan256_block,\n"
+      "matmulscan, auto (the API's choice); baselines thrust_scan_by_key, cub_scan_by_key, cub_warp_scan,\n"
+      "cub_block_scan.\n"
+      "Examples:\n"
+      "  04_tcu_scan                                   every variant, segments of 256, n = 2^28\n"
+      "  04_tcu_scan --sweep --csv segmented_scan.csv  the paper's sweep\n"
+      "  04_tcu_scan --algo matmulscan --segment-size 1000 --exclusive --out fp32\n"
+      "  04_tcu_scan --dist int --json                 bit-exact checks, JSON");
+  if (int code = tcu::handle_cli(cli, argc, argv); code >= 0) return code;
+  if (segment_size > n) {
+    std::cerr << prog << ": --segment-size (" << segment_size << ") must not exceed --n (" << n << ")\n";
+    return tcu::kExitUsage;
+  }
+
+  tcu::ScanAlgo chosen;
+  if (!common.sweep && tcu::parse_scan_algo(common.algo, chosen) && segment_size > tcu::scan_algo_max_segment(chosen)) {
+    std::cerr << prog << ": --algo " << common.algo << " handles segments of at most "
+              << tcu::scan_algo_max_segment(chosen) << " elements (got --segment-size " << segment_size << ")\n";
+    return tcu::kExitUsage;
+  }
+
+  tcu::DeviceInfo info;
+  if (int code = tcu::require_gpu(prog, static_cast<int>(common.device), info); code >= 0) return code;
+
+  return tcu::run_guarded(prog, [&] {
+    TCU_CUDA_CHECK(cudaSetDevice(static_cast<int>(common.device)));
+    const tcu::BandwidthProbe probe = tcu::run_bandwidth_probe();
+    sb::SweepConfig cfg;
+    cfg.n = n;
+    if (common.sweep)
+      for (int e = 4; e <= 16; ++e) cfg.segment_sizes.push_back(std::int64_t(1) << e);
+    else
+      cfg.segment_sizes = {segment_size};
+    if (out != "both") cfg.out_types = {out == "fp16" ? sb::OutType::fp16 : sb::OutType::fp32};
+    cfg.algo = common.algo;
+    cfg.inclusive = !exclusive;
+    cfg.dist = common.dist_value();
+    cfg.seed = static_cast<std::uint64_t>(common.seed);
+    cfg.timing = {static_cast<int>(common.warmup), static_cast<int>(common.repeat)};
+    cfg.verify = !common.no_verify;
+    cfg.progress = !common.json;
+    const std::vector<sb::SweepRow> rows = sb::run_sweep(cfg, probe.copy.gb_per_s());
+    bool all_pass = true;
+    for (const sb::SweepRow& r : rows) all_pass &= r.pass;
+
+    const tcu::Table table = sb::text_table(rows);
+    if (common.json) {
+      std::cout << "{\"program\": " << tcu::json_escape(prog) << ", \"device\": " << tcu::device_json(info)
+                << ", \"copy_gb_per_s\": " << tcu::json_number(probe.copy.gb_per_s())
+                << ", \"scan\": " << tcu::json_escape(exclusive ? "exclusive" : "inclusive")
+                << ",\n\"results\": " << sb::csv_table(rows).to_json()
+                << ",\n\"all_passed\": " << (all_pass ? "true" : "false") << "}\n";
+    } else {
+      std::cout << tcu::describe(info) << "\n"
+                << "copy bandwidth (same run): " << probe.copy.gb_per_s() << " GB/s; read stream "
+                << probe.read_stream.gb_per_s() << " GB/s\n"
+                << (exclusive ? "exclusive" : "inclusive") << " scans, fp16 input, fp32 accumulation, " << cfg.n
+                << " elements (rounded down to whole segments)\n\n"
+                << "== MatMulScan inside a block (s = 16): depth and 16x16 products vs the paper's bounds ==\n"
+                << matmulscan_counts_table().to_text() << "\n== results ==\n"
+                << table.to_text() << "\n== best tensor-core scan per segment size ==\n"
+                << sb::best_tcu_table(rows).to_text() << "\n== warp vs block level (G elements/s) ==\n"
+                << sb::warp_vs_block_table(rows).to_text()
+                << (all_pass ? "\nAll variants passed.\n" : "\nSome variants FAILED verification.\n");
+    }
+    if (!common.csv.empty()) tcu::write_text_file(common.csv, sb::csv_table(rows).to_csv());
+    return all_pass ? tcu::kExitOk : tcu::kExitVerificationFailed;
+  });
+}

@@ -1,0 +1,26 @@
+#pragma once
+// The launch functions of the algorithms, one file each (scan16.cu, scan256.cu, scan256n.cu,
+// scan16n.cu, scan256_block.cu, matmulscan.cu). Arguments are validated by the caller
+// (tcu_scan.cu); these only enqueue. Instantiated for OutT = __half and float.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace tcu::scan_detail {
+
+#define TCU_SCAN_LAUNCHER(name)                                                                        \
+  template <class OutT>                                                                              \
+  void name(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size, bool inclusive, \
+            cudaStream_t stream)
+
+TCU_SCAN_LAUNCHER(launch_scan16);
+TCU_SCAN_LAUNCHER(launch_scan256);
+TCU_SCAN_LAUNCHER(launch_scan256n);
+TCU_SCAN_LAUNCHER(launch_scan16n);
+TCU_SCAN_LAUNCHER(launch_scan256_block);
+TCU_SCAN_LAUNCHER(launch_matmulscan);
+
+#undef TCU_SCAN_LAUNCHER
+
+}  // namespace tcu::scan_detail

@@ -1,0 +1,238 @@
+// Chapter 04, GPU tests: every algorithm, inclusive and exclusive, fp16 and fp32 outputs,
+// against the FP64 reference (derived tolerances) and against Thrust, over the listed segment
+// sizes and counts, unaligned pointers, integer inputs bit for bit, the baselines, and the
+// argument checks. Outputs are poisoned (NaN) before every run, so an unwritten element fails.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "04_tcu_scan/scan_bench.hpp"
+#include "04_tcu_scan/tcu_scan.cuh"
+#include "common/check.cuh"
+#include "common/device_buffer.cuh"
+#include "common/reference.hpp"
+#include "common/verify.hpp"
+
+namespace sb = tcu::scan_bench;
+
+namespace {
+
+const std::vector<std::string> kTcuAlgos = {"scan16",        "scan256",    "scan256n", "scan16n",
+                                            "scan256_block", "matmulscan", "auto"};
+const std::vector<std::string> kBaselines = {"thrust_scan_by_key", "cub_scan_by_key", "cub_warp_scan",
+                                             "cub_block_scan"};
+const std::vector<std::int64_t> kSizes = {1, 3, 16, 17, 48, 255, 256, 257, 1000, 4097};
+
+template <class OutT>
+constexpr sb::OutType out_type_of() {
+  return sizeof(OutT) == 2 ? sb::OutType::fp16 : sb::OutType::fp32;
+}
+
+// Runs `name` on segments of the data set (dist, seed) at element offsets in_off / out_off of
+// the buffers (to make the pointers unaligned) and returns the output on the host.
+template <class OutT>
+std::vector<OutT> run_on_device(const std::string& name, bool inclusive, std::int64_t segs, std::int64_t size,
+                                tcu::Dist dist, std::uint64_t seed, int in_off = 0, int out_off = 0) {
+  const std::size_t n = static_cast<std::size_t>(segs * size);
+  tcu::DeviceBuffer<__half> d_in(n + 8);
+  tcu::DeviceBuffer<OutT> d_out(n + 8);
+  tcu::fill_device(d_in.data() + in_off, n, dist, seed);
+  tcu::poison_device(d_out.data(), d_out.bytes());
+  tcu::scan_baselines::Scratch scratch;
+  sb::run_variant(name, inclusive, d_in.data() + in_off, d_out.data() + out_off, segs, size, scratch);
+  TCU_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<OutT> h(n + 8);
+  d_out.copy_to_host(h.data(), n + 8);
+  // Nothing outside [out_off, out_off + n) may be written: those elements stay poisoned.
+  for (std::size_t i = 0; i < h.size(); ++i)
+    if (i < static_cast<std::size_t>(out_off) || i >= n + out_off) REQUIRE(std::isnan(tcu::to_double(h[i])));
+  return std::vector<OutT>(h.begin() + out_off, h.begin() + out_off + static_cast<std::ptrdiff_t>(n));
+}
+
+template <class OutT>
+void check_against_fp64(const std::string& name, bool inclusive, std::int64_t segs, std::int64_t size, tcu::Dist dist,
+                        std::uint64_t seed, int in_off = 0, int out_off = 0) {
+  CAPTURE(name);
+  CAPTURE(inclusive);
+  CAPTURE(segs);
+  CAPTURE(size);
+  CAPTURE(sizeof(OutT));
+  CAPTURE(tcu::dist_name(dist));
+  const auto got = run_on_device<OutT>(name, inclusive, segs, size, dist, seed, in_off, out_off);
+  const tcu::Tolerance tol = sb::scan_tolerance(name, size, out_type_of<OutT>(), dist == tcu::Dist::integers);
+  const tcu::VerifyResult r = sb::verify_segments(got.data(), 0, segs, size, inclusive, dist, seed, tol);
+  INFO(r.summary());
+  CHECK(r.pass);
+}
+
+// The algorithm and Thrust on the same data agree within the sum of their tolerances
+// (bit for bit with integer inputs).
+template <class OutT>
+void check_against_thrust(const std::string& name, bool inclusive, std::int64_t segs, std::int64_t size,
+                          tcu::Dist dist, std::uint64_t seed) {
+  CAPTURE(name);
+  CAPTURE(inclusive);
+  CAPTURE(segs);
+  CAPTURE(size);
+  CAPTURE(sizeof(OutT));
+  const auto got = run_on_device<OutT>(name, inclusive, segs, size, dist, seed);
+  const auto want = run_on_device<OutT>("thrust_scan_by_key", inclusive, segs, size, dist, seed);
+  const bool ints = dist == tcu::Dist::integers;
+  const tcu::Tolerance t1 = sb::scan_tolerance(name, size, out_type_of<OutT>(), ints);
+  const tcu::Tolerance t2 = sb::scan_tolerance("thrust_scan_by_key", size, out_type_of<OutT>(), ints);
+  std::vector<__half> x(got.size());
+  tcu::fill_host(x.data(), x.size(), dist, seed);
+  std::vector<double> ref, mag;
+  tcu::reference_segmented_scan(x.data(), segs, size, inclusive, ref, mag);
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double a = tcu::to_double(got[i]), b = tcu::to_double(want[i]);
+    if (!(std::fabs(a - b) <= t1.bound(ref[i], mag[i]) + t2.bound(ref[i], mag[i]))) ++bad;
+  }
+  CHECK(bad == 0);
+}
+
+template <class OutT>
+void every_algorithm(const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& counts) {
+  for (const std::string& name : kTcuAlgos)
+    for (bool inclusive : {true, false})
+      for (std::int64_t size : sizes) {
+        if (!sb::variant_supports(name, size)) continue;
+        for (std::int64_t segs : counts) check_against_fp64<OutT>(name, inclusive, segs, size, tcu::Dist::uniform, 3);
+        check_against_fp64<OutT>(name, inclusive, 5, size, tcu::Dist::normal, 4);
+      }
+}
+
+}  // namespace
+
+// The sanitizers run this subset; the full matrix below is [large] (too slow under them).
+TEST_CASE("every algorithm, inclusive and exclusive, vs FP64: a subset of the sizes, both outputs") {
+  every_algorithm<__half>({1, 17, 257, 4097}, {0, 7});
+  every_algorithm<float>({3, 16, 256, 1000}, {1, 7});
+}
+
+TEST_CASE("every algorithm, inclusive and exclusive, listed sizes and counts 0, 1, 7 vs FP64 [large]") {
+  every_algorithm<__half>(kSizes, {0, 1, 7});
+  every_algorithm<float>(kSizes, {0, 1, 7});
+}
+
+TEST_CASE("every algorithm vs Thrust on the same data, bit for bit with integers") {
+  for (const std::string& name : kTcuAlgos)
+    for (std::int64_t size : {17, 257}) {
+      if (!sb::variant_supports(name, size)) continue;
+      check_against_thrust<float>(name, true, 3, size, tcu::Dist::integers, 14);
+      check_against_thrust<__half>(name, false, 3, size, tcu::Dist::uniform, 15);
+    }
+}
+
+TEST_CASE("every algorithm vs Thrust on the same data, more sizes [large]") {
+  for (const std::string& name : kTcuAlgos)
+    for (bool inclusive : {true, false})
+      for (std::int64_t size : {3, 17, 256, 1000, 4097}) {
+        if (!sb::variant_supports(name, size)) continue;
+        check_against_thrust<__half>(name, inclusive, 7, size, tcu::Dist::uniform, 11);
+        check_against_thrust<float>(name, inclusive, 7, size, tcu::Dist::normal, 12);
+        check_against_thrust<float>(name, inclusive, 7, size, tcu::Dist::integers, 13);
+      }
+}
+
+TEST_CASE("integer inputs: bit-exact (fp32 out always, fp16 out while |prefix| <= 2048) [large]") {
+  for (const std::string& name : kTcuAlgos)
+    for (bool inclusive : {true, false})
+      for (std::int64_t size : {1, 16, 17, 256, 257, 4097, 9000}) {
+        if (!sb::variant_supports(name, size)) continue;
+        const std::int64_t segs = size > 4096 ? 2 : 7;
+        check_against_fp64<float>(name, inclusive, segs, size, tcu::Dist::integers, 21);
+        if (size * tcu::kIntDistBound <= 2048)
+          check_against_fp64<__half>(name, inclusive, segs, size, tcu::Dist::integers, 22);
+      }
+}
+
+TEST_CASE("unaligned input and output pointers (staged through shared memory)") {
+  for (const std::string& name : kTcuAlgos)
+    for (std::int64_t size : {3, 17, 256, 4097}) {
+      if (!sb::variant_supports(name, size)) continue;
+      check_against_fp64<__half>(name, true, 3, size, tcu::Dist::uniform, 33, 1, 5);
+      check_against_fp64<float>(name, false, 3, size, tcu::Dist::integers, 34, 3, 1);
+    }
+}
+
+TEST_CASE("unaligned pointers, every offset pair [large]") {
+  for (const std::string& name : kTcuAlgos)
+    for (std::int64_t size : {3, 16, 17, 256, 1000, 4097})
+      for (int in_off : {1, 3})
+        for (int out_off : {1, 5}) {
+          if (!sb::variant_supports(name, size)) continue;
+          check_against_fp64<__half>(name, true, 5, size, tcu::Dist::uniform, 31, in_off, out_off);
+          check_against_fp64<float>(name, false, 5, size, tcu::Dist::integers, 32, in_off, out_off);
+        }
+}
+
+TEST_CASE("segments longer than a block's piece (carried across pieces) and random sizes [large]") {
+  for (const std::string& name : std::vector<std::string>{"scan256n", "scan16n", "scan256_block", "matmulscan", "auto"})
+    for (std::int64_t size : {8191, 8192, 12289}) {
+      check_against_fp64<float>(name, true, 2, size, tcu::Dist::uniform, 41);
+      check_against_fp64<__half>(name, false, 2, size, tcu::Dist::normal, 42);
+    }
+  std::uint64_t state = 2026;
+  for (int i = 0; i < 6; ++i) {
+    state = tcu::splitmix64(state);
+    const std::int64_t size = 1 + static_cast<std::int64_t>(state % 3000);
+    for (const std::string& name : kTcuAlgos)
+      if (sb::variant_supports(name, size)) check_against_fp64<float>(name, i % 2 == 0, 3, size, tcu::Dist::normal, state);
+  }
+}
+
+TEST_CASE("baselines vs FP64 (they are what the speed-ups are measured against)") {
+  for (const std::string& name : kBaselines)
+    for (bool inclusive : {true, false})
+      for (std::int64_t size : {1, 17, 256, 1000, 4097}) {
+        check_against_fp64<__half>(name, inclusive, 7, size, tcu::Dist::uniform, 51);
+        check_against_fp64<float>(name, inclusive, 7, size, tcu::Dist::integers, 52);
+      }
+}
+
+TEST_CASE("public API: inclusive and exclusive, both output types, zero segments, invalid arguments") {
+  tcu::DeviceBuffer<__half> d_in(1000);
+  tcu::DeviceBuffer<float> d_out(1000);
+  tcu::fill_device(d_in.data(), 1000, tcu::Dist::integers, 61);
+  tcu::poison_device(d_out.data(), d_out.bytes());
+  REQUIRE(tcu::segmented_inclusive_scan_sum(d_in.data(), d_out.data(), 10, 100) == cudaSuccess);
+  std::vector<float> h(1000);
+  d_out.copy_to_host(h.data(), 1000);
+  CHECK(sb::verify_segments(h.data(), 0, 10, 100, true, tcu::Dist::integers, 61, tcu::exact_tolerance()).pass);
+  REQUIRE(tcu::segmented_exclusive_scan_sum(d_in.data(), reinterpret_cast<__half*>(d_out.data()), 10, 100) ==
+          cudaSuccess);
+  std::vector<__half> hh(1000);
+  TCU_CUDA_CHECK(cudaMemcpy(hh.data(), d_out.data(), 2000, cudaMemcpyDeviceToHost));
+  CHECK(sb::verify_segments(hh.data(), 0, 10, 100, false, tcu::Dist::integers, 61, tcu::exact_tolerance()).pass);
+  CHECK(tcu::segmented_inclusive_scan_sum(d_in.data(), d_out.data(), 0, 100) == cudaSuccess);
+  CHECK(tcu::segmented_inclusive_scan_sum(d_in.data(), d_out.data(), 10, 0) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_exclusive_scan_sum(d_in.data(), d_out.data(), -1, 10) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_exclusive_scan_sum<float>(nullptr, d_out.data(), 1, 10) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_scan_sum(tcu::ScanAlgo::scan16, true, d_in.data(), d_out.data(), 1, 17) ==
+        cudaErrorInvalidValue);
+  CHECK(cudaGetLastError() == cudaSuccess);  // nothing was launched, no error left behind
+  // A stream works like the default one.
+  cudaStream_t s;
+  TCU_CUDA_CHECK(cudaStreamCreate(&s));
+  tcu::poison_device(d_out.data(), d_out.bytes(), s);
+  REQUIRE(tcu::segmented_inclusive_scan_sum(d_in.data(), d_out.data(), 3, 333, s) == cudaSuccess);
+  TCU_CUDA_CHECK(cudaStreamSynchronize(s));
+  TCU_CUDA_CHECK(cudaStreamDestroy(s));
+  d_out.copy_to_host(h.data(), 999);
+  CHECK(sb::verify_segments(h.data(), 0, 3, 333, true, tcu::Dist::integers, 61, tcu::exact_tolerance()).pass);
+}
+
+TEST_CASE("large counts: every algorithm at 2^22 elements, and few huge segments [large]") {
+  for (const std::string& name : kTcuAlgos)
+    for (std::int64_t size : {16, 256, 4096, 65536, 1 << 21}) {
+      if (!sb::variant_supports(name, size)) continue;
+      // fp16 outputs with normal data: prefixes of uniform [0,1) data would pass 65504 at 2^21.
+      check_against_fp64<__half>(name, true, (1 << 22) / size, size, tcu::Dist::normal, 71);
+      check_against_fp64<float>(name, false, (1 << 22) / size, size, tcu::Dist::uniform, 72);
+    }
+}

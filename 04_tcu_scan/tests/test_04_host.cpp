@@ -1,0 +1,163 @@
+// Chapter 04, host tests: the CPU models of every matrix formulation (scan_model.hpp) against a
+// plain prefix sum, MatMulScan for several (s, k) with its depth and product bounds, the
+// algorithm choice and the API's argument checks that need no GPU.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "04_tcu_scan/scan_model.hpp"
+#include "04_tcu_scan/tcu_scan.cuh"
+#include "common/data.cuh"
+
+namespace sm = tcu::scan_model;
+
+namespace {
+
+// Integer-valued data: every model must match the prefix sum exactly.
+std::vector<double> int_data(std::size_t n, std::uint64_t seed) {
+  std::vector<double> x(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = tcu::sample_value(tcu::Dist::integers, seed, i);
+  return x;
+}
+
+std::vector<double> row_prefix(const std::vector<double>& a, std::size_t row_len) {
+  std::vector<double> out(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) out[i] = a[i] + (i % row_len ? out[i - 1] : 0.0);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("model: Scan16 = A·U scans every row of 16") {
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    const auto a = int_data(256, seed);
+    CHECK(sm::scan16(a) == row_prefix(a, 16));
+  }
+}
+
+TEST_CASE("model: U and L as drawn (the text's definitions are the transposes: the erratum)") {
+  const auto u = sm::constant(tcu::wmma_basics::ConstantMatrix::U);
+  const auto l = sm::constant(tcu::wmma_basics::ConstantMatrix::L);
+  CHECK(u[0 * 16 + 15] == 1.0);  // U[k][j] = 1 iff k <= j: row 0 is all ones
+  CHECK(u[15 * 16 + 0] == 0.0);
+  CHECK(l[15 * 16 + 0] == 1.0);  // L[i][k] = 1 iff k < i: strictly lower
+  CHECK(l[0 * 16 + 15] == 0.0);
+  // With the text's transposed U, A·Uᵀ would give suffix sums, not prefix sums:
+  std::vector<double> ut(256);
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; ++c) ut[r * 16 + c] = u[c * 16 + r];
+  const auto a = int_data(256, 9);
+  CHECK(sm::matmul(a, ut) != row_prefix(a, 16));
+}
+
+TEST_CASE("model: L·A is the exclusive scan of every column; (L·A)·1 the rows before each row") {
+  const auto a = int_data(256, 4);
+  const auto la = sm::matmul(sm::constant(tcu::wmma_basics::ConstantMatrix::L), a);
+  for (int c = 0; c < 16; ++c) {
+    double acc = 0;
+    for (int r = 0; r < 16; ++r) {
+      CHECK(la[r * 16 + c] == acc);
+      acc += a[r * 16 + c];
+    }
+  }
+  const auto la1 = sm::matmul(la, sm::constant(tcu::wmma_basics::ConstantMatrix::ones));
+  double before = 0;
+  for (int r = 0; r < 16; ++r) {
+    for (int c = 0; c < 16; ++c) CHECK(la1[r * 16 + c] == before);
+    for (int c = 0; c < 16; ++c) before += a[r * 16 + c];
+  }
+}
+
+TEST_CASE("model: Scan256 = A·U + (L·A)·1 is the prefix sum of the row-major tile") {
+  for (std::uint64_t seed : {1u, 5u}) {
+    const auto a = int_data(256, seed);
+    CHECK(sm::scan256(a) == sm::prefix_sum(a));
+  }
+}
+
+TEST_CASE("model: Scan256N carries the scalar in C") {
+  for (std::size_t tiles : {1u, 2u, 7u}) {
+    const auto x = int_data(256 * tiles, tiles);
+    CHECK(sm::scan256n(x) == sm::prefix_sum(x));
+  }
+}
+
+TEST_CASE("model: Scan16N (Alg. 5) carries the last column") {
+  for (std::size_t len : {16u, 48u, 160u}) {
+    const auto x = int_data(16 * len, len);
+    const auto got = sm::scan16n(x, len);
+    CHECK(got == row_prefix(x, len));
+  }
+}
+
+TEST_CASE("model: block level (Alg. 7): tile totals times the strictly upper triangle") {
+  for (std::size_t tiles : {1u, 3u, 16u}) {
+    const auto x = int_data(256 * tiles, 100 + tiles);
+    CHECK(sm::scan_block(x) == sm::prefix_sum(x));
+  }
+}
+
+TEST_CASE("model: MatMulScan equals the prefix sum, depth 2k-1, products within the bound") {
+  struct Sk {
+    int s, k;
+  };
+  for (Sk p : {Sk{2, 5}, Sk{4, 3}, Sk{16, 1}, Sk{16, 2}, Sk{16, 3}, Sk{3, 4}, Sk{8, 2}}) {
+    CAPTURE(p.s);
+    CAPTURE(p.k);
+    std::size_t n = 1;
+    for (int i = 0; i < p.k; ++i) n *= static_cast<std::size_t>(p.s);
+    const auto x = int_data(n, static_cast<std::uint64_t>(p.s * 10 + p.k));
+    sm::MatMulScanCounts c;
+    CHECK(sm::matmulscan(x, p.s, p.k, &c) == sm::prefix_sum(x));
+    CHECK(c.depth == 2 * p.k - 1);
+    CHECK(c.products <= c.bound);
+  }
+  // Random (non-integer) data: equal to rounding.
+  std::vector<double> x(4096);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = tcu::sample_value(tcu::Dist::normal, 7, i);
+  const auto got = sm::matmulscan(x, 16, 3), want = sm::prefix_sum(x);
+  for (std::size_t i = 0; i < x.size(); ++i) CHECK(std::fabs(got[i] - want[i]) < 1e-9);
+}
+
+TEST_CASE("MatMulScan s = 16: the counts the chapter prints") {
+  sm::MatMulScanCounts c;
+  sm::matmulscan(std::vector<double>(4096, 1.0), 16, 3, &c);
+  CHECK(c.depth == 5);
+  CHECK(c.products == 35);  // 16 + 1 + 1 (up) + 1 + 16 (down) tiles
+  CHECK(c.bound == 39);     // ⌈2·4096/240⌉ + 4
+}
+
+TEST_CASE("algorithm names, limits and the choice by segment size") {
+  tcu::ScanAlgo a;
+  for (auto x : {tcu::ScanAlgo::automatic, tcu::ScanAlgo::scan16, tcu::ScanAlgo::scan256, tcu::ScanAlgo::scan256n,
+                 tcu::ScanAlgo::scan16n, tcu::ScanAlgo::scan256_block, tcu::ScanAlgo::matmulscan}) {
+    REQUIRE(tcu::parse_scan_algo(tcu::scan_algo_name(x), a));
+    CHECK(a == x);
+  }
+  CHECK_FALSE(tcu::parse_scan_algo("scan17", a));
+  CHECK(tcu::scan_algo_max_segment(tcu::ScanAlgo::scan16) == 16);
+  CHECK(tcu::scan_algo_max_segment(tcu::ScanAlgo::scan256) == 256);
+  for (std::int64_t s : {1, 16, 17, 256, 257, 4096, 1 << 20})
+    for (bool fp32 : {false, true}) CHECK(s <= tcu::scan_algo_max_segment(tcu::choose_scan_algo(s, fp32)));
+  CHECK(tcu::choose_scan_algo(16, false) == tcu::ScanAlgo::scan16);
+  CHECK(tcu::choose_scan_algo(4096, true) == tcu::ScanAlgo::scan256_block);  // accuracy first for fp32
+}
+
+TEST_CASE("API: invalid arguments return cudaErrorInvalidValue before touching the GPU") {
+  const __half* in = reinterpret_cast<const __half*>(std::uintptr_t{256});
+  float* out = reinterpret_cast<float*>(std::uintptr_t{512});
+  CHECK(tcu::segmented_inclusive_scan_sum(in, out, -1, 16) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_inclusive_scan_sum(in, out, 4, 0) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_exclusive_scan_sum<float>(nullptr, out, 4, 16) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_exclusive_scan_sum<__half>(in, nullptr, 4, 16) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_inclusive_scan_sum(in, out, std::int64_t(1) << 40, std::int64_t(1) << 40) ==
+        cudaErrorInvalidValue);
+  CHECK(tcu::segmented_inclusive_scan_sum(in + 0, reinterpret_cast<float*>(std::uintptr_t{514}), 4, 16) ==
+        cudaErrorInvalidValue);  // a float pointer that is not 4-byte aligned
+  CHECK(tcu::segmented_scan_sum(tcu::ScanAlgo::scan16, true, in, out, 4, 17) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_scan_sum(tcu::ScanAlgo::scan256, false, in, out, 4, 257) == cudaErrorInvalidValue);
+  // Zero segments: a valid no-op, even with null pointers.
+  CHECK(tcu::segmented_inclusive_scan_sum<float>(nullptr, nullptr, 0, 16) == cudaSuccess);
+}
