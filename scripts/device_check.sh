@@ -96,6 +96,7 @@ else
       [ "$n" = 03 ] && [[ " ${CHAPTERS[*]} " == *" 06_jetson_unified_memory "* ]] && on=ON
       opts+=("-DTCU_CHAPTER_$n=$on")
     done
+    rm -rf "$BUILD"  # the device keeps ignored folders between calls, with mtimes that can fool ninja
     step "configure (${CHAPTERS[*]})" "$LOG" cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "${opts[@]}"
     step "build" "$LOG" cmake --build "$BUILD" -j
     step "ctest (host + gpu)" "$LOG" ctest --test-dir "$BUILD" --output-on-failure -j4

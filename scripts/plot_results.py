@@ -95,6 +95,41 @@ def plot_gemm(rows, png, plt):
     plt.close(fig)
 
 
+def plot_phase_stacks(rows, png, plt):
+    """unified_memory.csv: per size, one stacked bar per mode (alloc, fill, transfer, kernel, readback)."""
+    phases = ["alloc_ms", "fill_ms", "transfer_ms", "kernel_ms", "readback_ms"]
+    labels = ["alloc", "fill", "transfer", "kernel (CPU: reduce)", "readback"]
+    colors = ["#8C8C8C", "#DD8452", "#4C72B0", "#55A868", "#C44E52"]
+    sizes = sorted({int(r["bytes"]) for r in rows})
+    ncols = min(3, len(sizes))
+    nrows = (len(sizes) + ncols - 1) // ncols
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.6 * nrows + 0.6), squeeze=False)
+    for ax in axes.flat[len(sizes):]:
+        ax.set_visible(False)
+    for ax, size in zip(axes.flat, sizes):
+        sel = [r for r in rows if int(r["bytes"]) == size]
+        names = [r["mode"] for r in sel]
+        bottom = [0.0] * len(sel)
+        for phase, label, color in zip(phases, labels, colors):
+            vals = [float(r[phase]) if r[phase] not in ("", "nan") else 0.0 for r in sel]
+            ax.bar(names, vals, bottom=bottom, color=color, label=label)
+            bottom = [b + v for b, v in zip(bottom, vals)]
+        for i, r in enumerate(sel):
+            if r.get("pass") == "false":
+                ax.text(i, bottom[i], "FAIL", ha="center", va="bottom", color="red", fontsize=7)
+        ax.set_ylim(0, max(bottom) * 1.08)
+        ax.set_title(f"{size / 2**20:g} MiB" if size >= 2**20 else f"{size} B", fontsize=9)
+        ax.tick_params(axis="x", labelrotation=60, labelsize=7)
+        ax.set_ylabel("ms (median per phase)", fontsize=8)
+        ax.grid(axis="y", alpha=0.3)
+    handles, names = axes.flat[0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="upper center", ncol=len(phases), fontsize=8, bbox_to_anchor=(0.5, 0.99))
+    fig.suptitle("Whole workflow by phase: where the data lives", y=0.02, va="bottom", fontsize=10)
+    fig.tight_layout(rect=(0, 0.04, 1, 0.94))
+    fig.savefig(png, dpi=150)
+    plt.close(fig)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", help="folder holding the CSVs of one GPU (e.g. docs/results/h100)")
@@ -126,10 +161,14 @@ def main(argv=None):
         cols = set(rows[0])
         if name == "bandwidth.csv":
             plot_bandwidth(rows, png, plt)
+        elif {"algo", "out_type", "segment_size", "gelem_per_s", "pct_of_copy_bw"} <= cols:
+            plot_segmented_scan(rows, png, plt, bandwidth)
         elif {"algo", "segment_size", "gelem_per_s"} <= cols:
             plot_segment_sweep(rows, png, plt, bandwidth, name[:-4].replace("_", " "))
         elif {"variant", "m", "tflops"} <= cols:
             plot_gemm(rows, png, plt)
+        elif {"mode", "bytes", "alloc_ms", "transfer_ms", "readback_ms"} <= cols:
+            plot_phase_stacks(rows, png, plt)
         else:
             print(f"skip {name}: no plot for columns {sorted(cols)}")
             continue
