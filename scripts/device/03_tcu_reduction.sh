@@ -4,10 +4,6 @@
 # 03_summary.txt (best TCU % of read bandwidth per size, speed-up over CUB at 16).
 if [ -x "$BUILD/bin/03_tcu_reduction" ]; then
   X03="$BUILD/bin/03_tcu_reduction"
-  # The chapter's own tests (also part of the generic ctest step; listed here so that their
-  # result shows in the summary under this chapter's name).
-  step "03 ctest (host + gpu, [large] included)" "$LOG" \
-    ctest --test-dir "$BUILD" -R '03_tcu_reduction' --output-on-failure -j4
   step "03 sweep n=2^28, segments 2^4..2^24 (Fig. 10)" "$LOG" sh -c \
     "'$X03' --sweep --repeat 10 --csv '$RES/segmented_reduce.csv' > '$RES/segmented_reduce_output.txt'"
   step "03 warp vs block (Fig. 11)" "$LOG" sh -c \
@@ -105,12 +101,4 @@ print("rows:", len(rows), " failed checks:", len(fails))
 PY
   }
   step "03 summary" "$LOG" summary03
-  # The sanitizers on the main correctness test (every algorithm and baseline, unaligned
-  # pointers, integer and normal inputs), bounded in time; the full device check runs them
-  # over the whole GPU test binary.
-  T03="$BUILD/tests/test_03_tcu_reduction_gpu"
-  for tool in memcheck racecheck synccheck initcheck; do
-    step "03 compute-sanitizer $tool (every algorithm, listed sizes)" "$SAN" \
-      timeout 50 compute-sanitizer --tool "$tool" --error-exitcode 1 "$T03" '--test-case=every algorithm and baseline vs FP64: sizes*'
-  done
 fi

@@ -1,8 +1,7 @@
 # Chapter 04's part of scripts/device_check.sh (sourced; see that script for step, BUILD, RES).
 # The sweep of Dakkak Fig. 12 (n = 2^28, segments 2^4 … 2^16, fp16 and fp32 outputs, every
 # tensor-core scan and the Thrust/CUB baselines, with the copy probe of the same run), a
-# bit-exact exclusive run, a short summary of the goals; then, only where the main script did
-# not do it, the chapter's tests (ctest) and the sanitizers, each with a time limit.
+# bit-exact exclusive run, a short summary of the goals. (Tests and sanitizers: the main script.)
 if [ -x "$BUILD/bin/04_tcu_scan" ]; then
   step "04_tcu_scan --sweep (n = 2^28, segments 2^4..2^16, fp16 + fp32 out)" "$LOG" sh -c \
     "'$BUILD/bin/04_tcu_scan' --sweep --repeat 10 --csv '$RES/segmented_scan.csv' > '$RES/scan_output.txt'"
@@ -51,21 +50,5 @@ with open(os.path.join(res, "segmented_scan_warp_vs_block.csv"), "w", newline=""
                 "cub_warp_scan", "cub_block_scan"])
     w.writerows(wb_rows)
 PY
-  fi
-  # The main script's ctest call fails before running anything where ctest lacks --label-summary
-  # (CMake 4.x on the device): run this chapter's tests (host, gpu, [large] included) here then.
-  if grep -q "Unknown argument: --label-summary" "$LOG"; then
-    step "ctest -R 04 (host + gpu, all cases)" "$LOG" timeout 100 ctest --test-dir "$BUILD" --output-on-failure -j4 -R "04_tcu_scan|test_04"
-  fi
-  # --steps without sanitize: the four tools over the chapter's GPU tests, time-limited.
-  # (doctest matches a backslash literally, so the filter is '*[large]*', not '*\[large\]*'.)
-  if ! has_step sanitize && [ -x "$BUILD/tests/test_04_tcu_scan_gpu" ]; then
-    for tool in memcheck racecheck synccheck initcheck; do
-      extra=()
-      [ "$tool" = memcheck ] && extra=(--leak-check full)
-      step "compute-sanitizer $tool test_04_tcu_scan_gpu" "$SAN" \
-        timeout 60 compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 1 "$BUILD/tests/test_04_tcu_scan_gpu" \
-        '--test-case-exclude=*provokes API error*,*[large]*'
-    done
   fi
 fi
