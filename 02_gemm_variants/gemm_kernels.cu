@@ -1,0 +1,186 @@
+// Launchers of the GPU steps (2–11): argument checks, launch configuration, instruction-set
+// checks and the choice of copy path. The kernels live in kernels/, one step per file.
+#include "02_gemm_variants/gemm_variants.cuh"
+#include "02_gemm_variants/gemm_configs.hpp"
+#include "02_gemm_variants/kernels/02_naive_fp32.cuh"
+#include "02_gemm_variants/kernels/03_tiled_fp32.cuh"
+#include "02_gemm_variants/kernels/04_naive_fp16.cuh"
+#include "02_gemm_variants/kernels/05_tiled_fp16.cuh"
+#include "02_gemm_variants/kernels/06_warp_shmem_fp16.cuh"
+#include "02_gemm_variants/kernels/07_warp_shuffle_fp16.cuh"
+#include "02_gemm_variants/kernels/08_wmma_naive.cuh"
+#include "02_gemm_variants/kernels/09_wmma_shmem.cuh"
+#include "02_gemm_variants/kernels/10_wmma_pipelined.cuh"
+#include "02_gemm_variants/kernels/11_mma_sync_ldmatrix.cuh"
+#include "common/wmma_rules.cuh"
+
+namespace tcu::gemm {
+namespace {
+
+constexpr std::int64_t kMaxGridY = 65535;
+
+template <class T>
+cudaError_t check_args(const GemmArgs<T>& g, std::int64_t rows_per_block) {
+  if (args_problem(g) != nullptr) return cudaErrorInvalidValue;
+  if (ceil_div(g.p.m, rows_per_block) > kMaxGridY) return cudaErrorInvalidValue;
+  return cudaSuccess;
+}
+
+cudaError_t require_sm80() {
+  int device = 0, major = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+    return e;
+  return major >= 8 ? cudaSuccess : cudaErrorNotSupported;
+}
+
+dim3 grid_2d(const GemmProblem& p, int block_cols, int block_rows) {
+  return dim3(static_cast<unsigned>(ceil_div(p.n, block_cols)), static_cast<unsigned>(ceil_div(p.m, block_rows)));
+}
+
+// Warp-per-16×16-tile kernels (steps 6, 7, 8): a 1-D grid over the tiles of C.
+unsigned warp_tile_blocks(const GemmProblem& p, int warps_per_block) {
+  const std::int64_t tiles = ceil_div(p.m, kWarpTile) * ceil_div(p.n, kWarpTile);
+  return static_cast<unsigned>(ceil_div(tiles, warps_per_block));
+}
+
+bool fp16_rows_16B(const __half* base, std::int64_t ld) { return rows_allow_16B_copies(base, ld, 2); }
+
+}  // namespace
+
+cudaError_t gemm_naive_fp32(const GemmArgs<float>& g, cudaStream_t stream) {
+  if (cudaError_t e = check_args(g, kNaiveBlockY); e != cudaSuccess) return e;
+  gemm_naive_fp32_kernel<<<grid_2d(g.p, kNaiveBlockX, kNaiveBlockY), dim3(kNaiveBlockX, kNaiveBlockY), 0, stream>>>(g);
+  return cudaGetLastError();
+}
+
+cudaError_t gemm_tiled_fp32(const GemmArgs<float>& g, cudaStream_t stream) {
+  if (cudaError_t e = check_args(g, kTiledTile); e != cudaSuccess) return e;
+  gemm_tiled_fp32_kernel<kTiledTile><<<grid_2d(g.p, kTiledTile, kTiledTile), dim3(kTiledTile, kTiledTile), 0, stream>>>(g);
+  return cudaGetLastError();
+}
+
+cudaError_t gemm_naive_fp16(const GemmArgs<__half>& g, cudaStream_t stream) {
+  if (cudaError_t e = check_args(g, kNaiveBlockY); e != cudaSuccess) return e;
+  gemm_naive_fp16_kernel<<<grid_2d(g.p, kNaiveBlockX, kNaiveBlockY), dim3(kNaiveBlockX, kNaiveBlockY), 0, stream>>>(g);
+  return cudaGetLastError();
+}
+
+cudaError_t gemm_tiled_fp16(const GemmArgs<__half>& g, cudaStream_t stream) {
+  if (cudaError_t e = check_args(g, kTiledTile); e != cudaSuccess) return e;
+  gemm_tiled_fp16_kernel<kTiledTile><<<grid_2d(g.p, kTiledTile, kTiledTile), dim3(kTiledTile, kTiledTile), 0, stream>>>(g);
+  return cudaGetLastError();
+}
+
+cudaError_t gemm_warp_shmem_fp16(const GemmArgs<__half>& g, cudaStream_t stream) {
+  if (cudaError_t e = check_args(g, 1); e != cudaSuccess) return e;
+  gemm_warp_shmem_fp16_kernel<kWarpTileWarps><<<warp_tile_blocks(g.p, kWarpTileWarps), kWarpTileWarps * 32, 0, stream>>>(g);
+  return cudaGetLastError();
+}
+
+cudaError_t gemm_warp_shuffle_fp16(const GemmArgs<__half>& g, cudaStream_t stream) {
+  if (cudaError_t e = check_args(g, 1); e != cudaSuccess) return e;
+  gemm_warp_shuffle_fp16_kernel<kWarpTileWarps>
+      <<<warp_tile_blocks(g.p, kWarpTileWarps), kWarpTileWarps * 32, 0, stream>>>(g);
+  return cudaGetLastError();
+}
+
+cudaError_t gemm_wmma_naive(const GemmArgs<__half>& g, cudaStream_t stream) {
+  if (cudaError_t e = check_args(g, 1); e != cudaSuccess) return e;
+  WmmaDirect direct;
+  direct.a = wmma_pointer_ok(g.a) && wmma_ldm_ok(static_cast<std::size_t>(g.lda), 2);
+  direct.b = wmma_pointer_ok(g.b) && wmma_ldm_ok(static_cast<std::size_t>(g.ldb), 2);
+  direct.c = wmma_pointer_ok(g.c) && wmma_ldm_ok(static_cast<std::size_t>(g.ldc), 4);
+  gemm_wmma_naive_kernel<kWarpTileWarps>
+      <<<warp_tile_blocks(g.p, kWarpTileWarps), kWarpTileWarps * 32, 0, stream>>>(g, direct);
+  return cudaGetLastError();
+}
+
+cudaError_t gemm_wmma_shmem(const GemmArgs<__half>& g, cudaStream_t stream) {
+  using C = WmmaShmemConfig;
+  using S = WmmaTileShape<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN>;
+  if (cudaError_t e = check_args(g, C::kBM); e != cudaSuccess) return e;
+  const dim3 grid = grid_2d(g.p, C::kBN, C::kBM);
+  const bool c16 = rows_allow_16B_copies(g.c, g.ldc, 4);
+  if (fp16_rows_16B(g.a, g.lda) && fp16_rows_16B(g.b, g.ldb))
+    gemm_wmma_shmem_kernel<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, CopyMode::vector16>
+        <<<grid, S::kThreads, 0, stream>>>(g, c16);
+  else
+    gemm_wmma_shmem_kernel<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, CopyMode::scalar>
+        <<<grid, S::kThreads, 0, stream>>>(g, c16);
+  return cudaGetLastError();
+}
+
+namespace {
+// Launch a dynamic-shared-memory kernel of steps 10/11 after raising its limit above 48 KB.
+template <class Kernel>
+cudaError_t launch_big_smem(Kernel kernel, dim3 grid, int threads, int smem_bytes, cudaStream_t stream,
+                            const GemmArgs<__half>& g, bool flag) {
+  if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes);
+      e != cudaSuccess)
+    return e;
+  kernel<<<grid, threads, smem_bytes, stream>>>(g, flag);
+  return cudaGetLastError();
+}
+}  // namespace
+
+cudaError_t gemm_wmma_pipelined(const GemmArgs<__half>& g, cudaStream_t stream) {
+  using C = WmmaPipelinedConfig;
+  using S = PipelinedShape<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kStages>;
+  if (cudaError_t e = check_args(g, C::kBM); e != cudaSuccess) return e;
+  if (cudaError_t e = require_sm80(); e != cudaSuccess) return e;
+  const dim3 grid = grid_2d(g.p, C::kBN, C::kBM);
+  const bool c16 = rows_allow_16B_copies(g.c, g.ldc, 4);
+  if (fp16_rows_16B(g.a, g.lda) && fp16_rows_16B(g.b, g.ldb))
+    return launch_big_smem(
+        gemm_wmma_pipelined_kernel<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kStages, CopyMode::cp_async16>, grid,
+        S::kThreads, S::kSmemBytes, stream, g, c16);
+  return launch_big_smem(
+      gemm_wmma_pipelined_kernel<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kStages, CopyMode::scalar>, grid,
+      S::kThreads, S::kSmemBytes, stream, g, c16);
+}
+
+cudaError_t gemm_mma_sync_ldmatrix(const GemmArgs<__half>& g, cudaStream_t stream) {
+  using C = MmaSyncConfig;
+  using S = PipelinedShape<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kStages>;
+  if (cudaError_t e = check_args(g, C::kBM); e != cudaSuccess) return e;
+  if (cudaError_t e = require_sm80(); e != cudaSuccess) return e;
+  const dim3 grid = grid_2d(g.p, C::kBN, C::kBM);
+  const bool c8 = g.ldc % 2 == 0 && reinterpret_cast<std::uintptr_t>(g.c) % 8 == 0;  // float2 stores
+  if (fp16_rows_16B(g.a, g.lda) && fp16_rows_16B(g.b, g.ldb))
+    return launch_big_smem(
+        gemm_mma_sync_ldmatrix_kernel<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kStages, CopyMode::cp_async16>,
+        grid, S::kThreads, S::kSmemBytes, stream, g, c8);
+  return launch_big_smem(
+      gemm_mma_sync_ldmatrix_kernel<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kStages, CopyMode::scalar>, grid,
+      S::kThreads, S::kSmemBytes, stream, g, c8);
+}
+
+namespace {
+__global__ void convert_half_to_float_kernel(const __half* in, float* out, std::size_t n) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    out[i] = __half2float(in[i]);
+}
+__global__ void absolute_values_kernel(const __half* in, __half* out, std::size_t n) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    out[i] = __habs(in[i]);
+}
+unsigned elementwise_blocks(std::size_t n) {
+  const std::size_t b = (n + 255) / 256;
+  return static_cast<unsigned>(b < 4096 ? (b > 0 ? b : 1) : 4096);
+}
+}  // namespace
+
+cudaError_t convert_half_to_float(const __half* in, float* out, std::size_t n, cudaStream_t stream) {
+  convert_half_to_float_kernel<<<elementwise_blocks(n), 256, 0, stream>>>(in, out, n);
+  return cudaGetLastError();
+}
+
+cudaError_t absolute_values(const __half* in, __half* out, std::size_t n, cudaStream_t stream) {
+  absolute_values_kernel<<<elementwise_blocks(n), 256, 0, stream>>>(in, out, n);
+  return cudaGetLastError();
+}
+
+}  // namespace tcu::gemm

@@ -1,0 +1,147 @@
+// Chapter 02, host tests (run in CI without a GPU): the CPU steps against the FP64 reference,
+// the edge/tile arithmetic, the tolerances, the registry and the CSV columns.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "02_gemm_variants/gemm_configs.hpp"
+#include "02_gemm_variants/gemm_registry.hpp"
+#include "02_gemm_variants/gemm_report.hpp"
+#include "02_gemm_variants/gemm_variants.cuh"
+#include "02_gemm_variants/tests/gemm_test_support.hpp"
+
+namespace gm = tcu::gemm;
+using gm::GemmProblem;
+using tcu::Dist;
+
+namespace {
+
+const GemmProblem kSizes[] = {{1, 1, 1}, {7, 7, 7}, {17, 17, 17}, {33, 79, 19}, {100, 64, 129}};
+
+void check_cpu(void (*fn)(const gm::GemmArgs<float>&), const GemmProblem& p, Dist dist, std::uint64_t seed,
+               std::int64_t pad) {
+  const gm::testing::HostOperands h = gm::testing::make_operands(p, dist, seed, pad, pad);
+  const std::vector<float> a = gm::testing::to_float(h.a), b = gm::testing::to_float(h.b);
+  const std::int64_t ldc = p.n + pad;
+  std::vector<float> c(static_cast<std::size_t>(p.m * ldc));
+  tcu::poison_host(c.data(), c.size() * sizeof(float));
+  fn(gm::GemmArgs<float>{p, a.data(), h.lda, b.data(), h.ldb, c.data(), ldc});
+  const tcu::VerifyResult r = gm::testing::compare(h, c, ldc, gm::Accumulation::fp32_sequential, dist);
+  INFO(p.m << "x" << p.n << "x" << p.k << " " << tcu::dist_name(dist) << " pad " << pad << ": " << r.summary());
+  CHECK(r.pass);
+  CHECK(r.non_finite == 0);
+  if (gm::integer_valued(dist)) CHECK(r.max_abs_err == 0.0);
+}
+
+}  // namespace
+
+TEST_CASE("cpu_serial and cpu_openmp match the FP64 reference (odd sizes, padded ld, integers bit-exact)") {
+  for (const GemmProblem& p : kSizes)
+    for (Dist d : {Dist::uniform, Dist::normal, Dist::integers})
+      for (std::int64_t pad : {0, 3}) {
+        check_cpu(gm::gemm_cpu_serial, p, d, 11, pad);
+        check_cpu(gm::gemm_cpu_openmp, p, d, 12, pad);
+      }
+}
+
+TEST_CASE("cpu_openmp at 1000^3 matches the FP64 reference") {
+  check_cpu(gm::gemm_cpu_openmp, {1000, 1000, 1000}, Dist::normal, 5, 0);
+}
+
+TEST_CASE("edge arithmetic: ceil_div and valid_in_chunk") {
+  CHECK(gm::ceil_div(1, 16) == 1);
+  CHECK(gm::ceil_div(16, 16) == 1);
+  CHECK(gm::ceil_div(17, 16) == 2);
+  CHECK(gm::ceil_div(8192, 128) == 64);
+  CHECK(gm::valid_in_chunk(0, 19, 8) == 8);
+  CHECK(gm::valid_in_chunk(16, 19, 8) == 3);  // K = 19: the last chunk of a row holds 3 elements
+  CHECK(gm::valid_in_chunk(24, 19, 8) == 0);  // entirely outside: zero-filled, nothing read
+  CHECK(gm::valid_in_chunk(19, 19, 8) == 0);
+  CHECK(gm::valid_in_chunk(0, 1, 8) == 1);
+}
+
+TEST_CASE("16-byte copies need 16-byte aligned rows") {
+  alignas(16) static __half buf[64];
+  CHECK(gm::rows_allow_16B_copies(buf, 8, 2));
+  CHECK(gm::rows_allow_16B_copies(buf, 4096, 2));
+  CHECK_FALSE(gm::rows_allow_16B_copies(buf, 19, 2));     // K = 19 packed: row 1 starts 38 bytes in
+  CHECK_FALSE(gm::rows_allow_16B_copies(buf + 1, 8, 2));  // base 2 bytes past a boundary
+  CHECK(gm::rows_allow_16B_copies(reinterpret_cast<float*>(buf), 4, 4));
+  CHECK_FALSE(gm::rows_allow_16B_copies(reinterpret_cast<float*>(buf), 6, 4));
+}
+
+TEST_CASE("tile configurations are consistent") {
+  using W = gm::WmmaPipelinedConfig;
+  using M = gm::MmaSyncConfig;
+  CHECK(W::kBM % W::kWM == 0);
+  CHECK(W::kBN % W::kWN == 0);
+  CHECK((W::kBM / W::kWM) * (W::kBN / W::kWN) * 32 <= 1024);
+  // shared memory of steps 10/11: stages × (A tile + B tile), padded rows of 16 bytes extra
+  const int stage_bytes = (M::kBM * (M::kBK + 8) + M::kBK * (M::kBN + 8)) * 2;
+  CHECK(stage_bytes % 128 == 0);  // every slot starts 128-byte aligned
+  CHECK(M::kStages * stage_bytes > 48 * 1024);   // needs the opt-in above 48 KB…
+  CHECK(M::kStages * stage_bytes <= 227 * 1024);  // …and fits an sm_80/sm_90 block
+}
+
+TEST_CASE("registry: ladder order, unique names, cuBLAS last") {
+  const auto& v = gm::all_variants();
+  REQUIRE(v.size() == 14);
+  CHECK(v.front().name == "cpu_serial");
+  CHECK(v[11].name == "mma_sync_ldmatrix");
+  CHECK(v[12].name == "cublas_gemmex");
+  CHECK(v[13].name == "cublas_hgemm");
+  std::set<std::string> names;
+  for (const auto& x : v) names.insert(x.name);
+  CHECK(names.size() == v.size());
+  CHECK(gm::find_variant("wmma_pipelined") != nullptr);
+  CHECK(gm::find_variant("wmma_pipelined")->min_cc_major == 8);
+  CHECK(gm::find_variant("nope") == nullptr);
+}
+
+TEST_CASE("tolerances are derived from K and the accumulation types") {
+  using A = gm::Accumulation;
+  const double u32 = std::ldexp(1.0, -24), u16 = std::ldexp(1.0, -11);
+  CHECK(gm::accumulation_tolerance(A::fp32_sequential, 1024).rel_to_magnitude == doctest::Approx(2 * 1024 * u32));
+  // fp16 chunks: 16 fp16 steps + ⌈K/16⌉ fp32 steps
+  CHECK(gm::accumulation_tolerance(A::fp16_chunks, 1024).rel_to_magnitude ==
+        doctest::Approx(2 * 16 * u16 + 2 * 64 * u32));
+  // tensor cores: ⌈K/16⌉ + 17 levels in fp32 — far tighter than K levels
+  CHECK(gm::accumulation_tolerance(A::tensor_fp32, 4096).rel_to_magnitude == doctest::Approx(2 * (256 + 17) * u32));
+  // Hgemm: K levels in fp16 — no useful bound at K = 1024 (2·1024·2^-11 = 1)
+  const tcu::Tolerance h = gm::accumulation_tolerance(A::cublas_fp16, 1024);
+  CHECK(h.rel_to_magnitude == doctest::Approx(1.0));
+  CHECK(h.rel_to_result == 0.0);  // the fp16 output rounding is the sum's last fp16 level
+}
+
+TEST_CASE("integer inputs: bit-exact while the partial sums are representable") {
+  using A = gm::Accumulation;
+  CHECK(gm::variant_tolerance(A::tensor_fp32, 1024, true, 16384).exact());
+  CHECK(gm::variant_tolerance(A::fp16_chunks, 8192, true, 131072).exact());
+  CHECK_FALSE(gm::variant_tolerance(A::fp32_sequential, 1024, true, 3e7).exact());  // beyond 2^24
+  CHECK(gm::variant_tolerance(A::cublas_fp16, 64, true, 1024).exact());
+  CHECK_FALSE(gm::variant_tolerance(A::cublas_fp16, 1024, true, 4096).exact());    // beyond 2^11
+  CHECK_FALSE(gm::variant_tolerance(A::tensor_fp32, 64, false, 10).exact());        // random inputs
+  const tcu::Tolerance both = gm::combine(gm::accumulation_tolerance(A::tensor_fp32, 64),
+                                          gm::accumulation_tolerance(A::cublas_fp32, 64));
+  CHECK(both.rel_to_magnitude == doctest::Approx(2 * (4 + 17) * std::ldexp(1.0, -24) + 2 * 64 * std::ldexp(1.0, -24)));
+  CHECK(gm::combine(tcu::exact_tolerance(), tcu::exact_tolerance()).exact());
+}
+
+TEST_CASE("CSV has exactly the documented columns") {
+  gm::BenchRow r;
+  r.variant = "wmma_naive";
+  r.p = {64, 64, 64};
+  r.ms = 0.5;
+  r.tflops = 0.001;
+  r.pass = true;
+  const std::string csv = gm::csv_table({r}).to_csv();
+  CHECK(csv.rfind("variant,m,n,k,ms,tflops,pct_of_cublas,max_rel_err,pass\n", 0) == 0);
+  CHECK(csv.find("wmma_naive,64,64,64,") != std::string::npos);
+}
+
+TEST_CASE("sweep sizes: the study's 64..1024 plus 2048, 4096, 8192") {
+  const std::vector<std::int64_t> want = {64, 128, 256, 512, 1024, 2048, 4096, 8192};
+  CHECK(gm::sweep_sizes() == want);
+}
