@@ -53,6 +53,30 @@ std::vector<double> reduction16(const std::vector<double>& x) {
   return std::vector<double>(v.begin(), v.begin() + kT);                                  // row 0
 }
 
+std::vector<double> reduction16_multisegment(const std::vector<double>& x, long long segment_size) {
+  constexpr int kTiles = 8;
+  const long long len = static_cast<long long>(x.size()), round = kTiles * kT * kT;
+  const int segs_per_row = segment_size >= kT * kT ? 1 : static_cast<int>(kT * kT / segment_size);
+  const int m = kT / segs_per_row;
+  const int tau = segment_size > kT * kT ? static_cast<int>(segment_size / (kT * kT)) : 1;
+  Matrix mm = zeros();  // M[r][j] = 1 iff r / m == j
+  for (int r = 0; r < kT; ++r) mm[r * kT + r / m] = (r / m < segs_per_row) ? 1.0 : 0.0;
+  std::vector<double> out;
+  const long long num_segments = len / segment_size;
+  for (long long e0 = 0; e0 < len; e0 += round) {
+    Matrix v = zeros();
+    for (int k = 0; k < kTiles; ++k) {
+      Matrix e = zeros();  // E_row(k): row k / τ is ones
+      for (int c = 0; c < kT; ++c) e[(k / tau) * kT + c] = 1.0;
+      v = add(v, mul(e, load_tile(x, e0 + k * kT * kT, kT, true, len)));  // V += E·A_k
+    }
+    const Matrix r = m == 1 ? v : mul(as_operand(v), mm);  // R = V·M
+    for (long long o = 0; o < round / segment_size && static_cast<long long>(out.size()) < num_segments; ++o)
+      out.push_back(r[(o / segs_per_row) * kT + o % segs_per_row]);
+  }
+  return out;
+}
+
 double reduction256(const std::vector<double>& x) {
   const Matrix v = mul(constant(wb::ConstantMatrix::P), load_tile(x, 0, kT, false, 256));
   return mul(as_operand(v), constant(wb::ConstantMatrix::Pt))[0];  // R = V·Pᵀ, R[0][0]

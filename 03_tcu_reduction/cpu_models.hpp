@@ -26,6 +26,10 @@ double reduction256n_efficient(const std::vector<double>& x);
 std::vector<double> reduction16n_strided(const std::vector<double>& x, long long segment_size);
 // Reduction16N coalesced (Alg. 3): 256-blocks per segment into Q, V = P·Q, strided rest.
 std::vector<double> reduction16n_coalesced(const std::vector<double>& x, long long segment_size);
+// Reduction16 multi-segment (ours): segments of segment_size (a power of two, 16 … 2048) laid
+// end to end in x; rounds of 8 consecutive tiles, V = Σ_k E_row(k)·A_k (A_k column-major: column
+// r = row r of tile k), R = V·M (M[r][j] = 1 iff r / m == j; skipped for m = 1). Every segment sum.
+std::vector<double> reduction16_multisegment(const std::vector<double>& x, long long segment_size);
 // Chained MMAs (Navarro): C_r = 1·M_r + C_{r−1} over chunks of R tiles, C·1, then the
 // recurrence over the partials until one value is left.
 double chained_recurrence(const std::vector<double>& x, int chain_length);

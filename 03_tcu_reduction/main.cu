@@ -45,9 +45,9 @@ int main(int argc, char** argv) {
   cli.add_flag("--no-cap", &no_cap, "also run warp-level algorithms on the sizes they are skipped at (slow)");
   cli.add_epilog(
       "Algorithms (--algo): reduction16, reduction256, reduction256n_inefficient, reduction256n_efficient,\n"
-      "  reduction256n_block, reduction16n_strided, reduction16n_coalesced, chained_mma_recurrence,\n"
-      "  chained_mma_single_pass, chained_mma_split, auto (the API's choice), cub_segmented_reduce,\n"
-      "  cub_warp_reduce, cub_block_reduce, shuffle_16b.\n"
+      "  reduction256n_block, reduction16n_strided, reduction16n_coalesced, reduction16_multisegment,\n"
+      "  chained_mma_recurrence, chained_mma_single_pass, chained_mma_split, auto (the API's choice),\n"
+      "  cub_segmented_reduce, cub_warp_reduce, cub_block_reduce, shuffle_16b.\n"
       "Examples:\n"
       "  03_tcu_reduction                                   every algorithm, n = 2^24, segments of 256\n"
       "  03_tcu_reduction --segment-size 17 --offset 3      odd segments from an unaligned pointer\n"

@@ -143,6 +143,7 @@ int error_depth(const std::string& name, std::int64_t s) {
     d = tiles + 2 * mma + split + tail + steps16;  // auto may pick the strided 16N
   else if (name == "reduction16n_strided") d = steps16 + mma;
   else if (name == "reduction16n_coalesced") d = tiles + steps16 + 3 * mma + split;
+  else if (name == "reduction16_multisegment") d = tiles + 2 * mma + split;
   else if (name.rfind("chained", 0) == 0)
     d = static_cast<std::int64_t>(ceil_div_log(s, 4 * 256)) * (4 + 2 * mma + 2 * split) + tiles + tail;
   else

@@ -9,6 +9,7 @@
 #include "03_tcu_reduction/kernels/chained_mma_single_pass.cuh"
 #include "03_tcu_reduction/kernels/chained_mma_split.cuh"
 #include "03_tcu_reduction/kernels/reduction16.cuh"
+#include "03_tcu_reduction/kernels/reduction16_multisegment.cuh"
 #include "03_tcu_reduction/kernels/reduction16n_coalesced.cuh"
 #include "03_tcu_reduction/kernels/reduction16n_strided.cuh"
 #include "03_tcu_reduction/kernels/reduction256.cuh"
@@ -36,6 +37,7 @@ constexpr AlgoName kNames[] = {
     {ReduceAlgorithm::reduction256n_block, "reduction256n_block"},
     {ReduceAlgorithm::reduction16n_strided, "reduction16n_strided"},
     {ReduceAlgorithm::reduction16n_coalesced, "reduction16n_coalesced"},
+    {ReduceAlgorithm::reduction16_multisegment, "reduction16_multisegment"},
     {ReduceAlgorithm::chained_mma_recurrence, "chained_mma_recurrence"},
     {ReduceAlgorithm::chained_mma_single_pass, "chained_mma_single_pass"},
     {ReduceAlgorithm::chained_mma_split, "chained_mma_split"},
@@ -197,14 +199,18 @@ bool reduce_algorithm_supports(ReduceAlgorithm a, std::int64_t segment_size) {
   switch (a) {
     case ReduceAlgorithm::reduction16: return segment_size <= kTile;
     case ReduceAlgorithm::reduction256: return segment_size <= kTileElems;
+    case ReduceAlgorithm::reduction16_multisegment: return multisegment_supports(segment_size);
     default: return true;
   }
 }
 
 ReduceAlgorithm reduce_algorithm_for(std::int64_t num_segments, std::int64_t segment_size) {
-  // Crossovers measured on the H100 (README, "Which algorithm when"): Reduction16 up to 16,
-  // the strided 16N below 1024, the block-level 256N for long segments when there are enough
-  // of them to fill the GPU, else the work-efficient 256N split across warps.
+  // Crossovers measured on the H100 (README, "Which algorithm when"): Reduction16 multi-segment
+  // for the powers of two 16 … 512 (it takes 16 … 2048, but the split 256N is faster from
+  // 1024), Reduction16 for the other sizes up to 16, the strided 16N for the other sizes below
+  // 1024, the block-level 256N for long segments when there are enough of them to fill the
+  // GPU, else the work-efficient 256N split across warps.
+  if (segment_size < 1024 && multisegment_supports(segment_size)) return ReduceAlgorithm::reduction16_multisegment;
   if (segment_size <= kTile) return ReduceAlgorithm::reduction16;
   if (segment_size < 1024) return ReduceAlgorithm::reduction16n_strided;
   if (segment_size >= 32768 && num_segments >= 2LL * sm_count()) return ReduceAlgorithm::reduction256n_block;
@@ -245,6 +251,18 @@ cudaError_t segmented_reduce_sum(ReduceAlgorithm algorithm, const __half* d_in, 
       const long long groups = (ns + kTile - 1) / kTile;
       reduction16n_strided_kernel<kWarps, kInFlight8><<<grid_for((groups + kWarps - 1) / kWarps, 8), threads, 0,
                                                         stream>>>(d_in, d_out, ns, s);
+      return launch_status();
+    }
+    case ReduceAlgorithm::reduction16_multisegment: {
+      // Resident blocks only (a grid-stride loop over rounds of 8 tiles): blocks in a second
+      // wave would leave the first wave's SMs idle at the end.
+      auto kernel = reduction16_multisegment_kernel<kWarps, kMultiSegmentTiles>;
+      int per_sm = 0;
+      if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0); e != cudaSuccess)
+        return e;
+      const long long round_elems = static_cast<long long>(kMultiSegmentTiles) * kTileElems;
+      const long long rounds = (ns * s + round_elems - 1) / round_elems;
+      kernel<<<grid_for((rounds + kWarps - 1) / kWarps, per_sm), threads, 0, stream>>>(d_in, d_out, ns, s);
       return launch_status();
     }
     case ReduceAlgorithm::reduction16n_coalesced: {

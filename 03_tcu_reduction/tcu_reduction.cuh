@@ -46,6 +46,7 @@ enum class ReduceAlgorithm {
   reduction256n_block,          // Dakkak Alg. 4: a block per segment, warp partials summed by warp 0
   reduction16n_strided,         // Dakkak Fig. 8: 16 segments side by side, ldm = segment size
   reduction16n_coalesced,       // Dakkak Alg. 3: 256-element blocks per segment + strided rest
+  reduction16_multisegment,     // ours: coalesced 256-element tiles holding whole segments, V = Σ E_k·A_k, R = V·M
   chained_mma_recurrence,       // Navarro variant 1: R chained MMAs per warp, relaunch on partials
   chained_mma_single_pass,      // Navarro variant 2: chained MMAs, shuffles, one atomicAdd per block
   chained_mma_split,            // Navarro variant 3: a fraction of the blocks on TCUs, the rest shuffles
@@ -56,7 +57,8 @@ enum class ReduceAlgorithm {
 std::vector<ReduceAlgorithm> all_reduce_algorithms();
 const char* reduce_algorithm_name(ReduceAlgorithm a);  // "reduction16n_strided", ...
 std::optional<ReduceAlgorithm> parse_reduce_algorithm(const std::string& name);
-// Reduction16 takes segments of 1…16 elements, Reduction256 of 1…256; all others any size.
+// Reduction16 takes segments of 1…16 elements, Reduction256 of 1…256, Reduction16
+// multi-segment the powers of two 16…2048; all others any size.
 bool reduce_algorithm_supports(ReduceAlgorithm a, std::int64_t segment_size);
 // What `automatic` runs for this shape (never `automatic` itself).
 ReduceAlgorithm reduce_algorithm_for(std::int64_t num_segments, std::int64_t segment_size);

@@ -105,6 +105,53 @@ TEST_CASE("every algorithm and baseline vs FP64: all listed sizes, large counts,
   check_all_variants(true, {Dist::integers, Dist::uniform, Dist::normal}, {0, 3, 8});
 }
 
+TEST_CASE("Reduction16 multi-segment: segments 16 … 2048, counts 0/1/7/37/large, offsets 0/1/3/8, integers bit-exact") {
+  red::CubTemp temp;
+  const auto variants = red::segmented_variants(temp);
+  const red::SegmentedVariant* ms = nullptr;
+  for (const auto& v : variants)
+    if (v.name == "reduction16_multisegment") ms = &v;
+  REQUIRE(ms != nullptr);
+  for (std::int64_t s = 16; s <= 2048; s *= 2)
+    for (std::int64_t ns : {std::int64_t(0), std::int64_t(1), std::int64_t(7), std::int64_t(37),
+                            std::max<std::int64_t>(33, (std::int64_t(1) << 16) / s) + 3})
+      for (Dist dist : {Dist::integers, Dist::normal})
+        for (std::int64_t off : {0, 1, 3, 8}) {
+          CAPTURE(s);
+          CAPTURE(ns);
+          CAPTURE(tcu::dist_name(dist));
+          CAPTURE(off);
+          const Outcome o = run_case(*ms, ns, s, dist, 77 + s + ns, off);
+          INFO(o.fp64.summary());
+          CHECK(o.fp64.pass);
+        }
+}
+
+TEST_CASE("Reduction16 multi-segment: partial sums too large for fp16 are added in fp32") {
+  for (std::int64_t s : {32, 256, 512}) {
+    const std::int64_t ns = 9;
+    std::vector<__half> h(static_cast<std::size_t>(ns * s));
+    for (std::size_t i = 0; i < h.size(); ++i) h[i] = __float2half(static_cast<float>(4096 + 32 * (i % 7)));
+    tcu::DeviceBuffer<__half> in(h.size());
+    TCU_CUDA_CHECK(cudaMemcpy(in.data(), h.data(), h.size() * sizeof(__half), cudaMemcpyHostToDevice));
+    tcu::DeviceBuffer<float> out(static_cast<std::size_t>(ns));
+    tcu::poison_device(out.data(), out.bytes());
+    REQUIRE(tcu::segmented_reduce_sum(tcu::ReduceAlgorithm::reduction16_multisegment, in.data(), out.data(), ns, s) ==
+            cudaSuccess);
+    std::vector<float> got(static_cast<std::size_t>(ns));
+    out.copy_to_host(got.data(), got.size());
+    for (std::int64_t c = 0; c < ns; ++c) {
+      double want = 0;
+      for (std::int64_t j = 0; j < s; ++j) want += __half2float(h[static_cast<std::size_t>(c * s + j)]);
+      CAPTURE(s);
+      CAPTURE(c);
+      CHECK(static_cast<double>(got[static_cast<std::size_t>(c)]) == want);  // integers < 2^24: exact
+    }
+  }
+  CHECK(tcu::segmented_reduce_sum(tcu::ReduceAlgorithm::reduction16_multisegment, nullptr, nullptr, 0, 48) ==
+        cudaSuccess);
+}
+
 TEST_CASE("integer inputs: every TCU algorithm equals CUB's segmented reduce bit for bit") {
   red::CubTemp temp;
   const auto variants = red::segmented_variants(temp);
@@ -138,6 +185,8 @@ TEST_CASE("invalid arguments: cudaErrorInvalidValue, nothing launched") {
   CHECK(tcu::segmented_reduce_sum(ReduceAlgorithm::reduction16, in.data(), out.data(), 1, 17) ==
         cudaErrorInvalidValue);
   CHECK(tcu::segmented_reduce_sum(ReduceAlgorithm::reduction256, in.data(), out.data(), 1, 257) ==
+        cudaErrorInvalidValue);
+  CHECK(tcu::segmented_reduce_sum(ReduceAlgorithm::reduction16_multisegment, in.data(), out.data(), 1, 48) ==
         cudaErrorInvalidValue);
   CHECK(tcu::segmented_reduce_sum(static_cast<ReduceAlgorithm>(999), in.data(), out.data(), 1, 4) ==
         cudaErrorInvalidValue);

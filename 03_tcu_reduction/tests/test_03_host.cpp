@@ -83,7 +83,8 @@ TEST_CASE("algorithm names round-trip; auto never picks itself; supported sizes"
     const auto parsed = tcu::parse_reduce_algorithm(tcu::reduce_algorithm_name(a));
     REQUIRE(parsed.has_value());
     CHECK(*parsed == a);
-    CHECK(tcu::reduce_algorithm_supports(a, 1));
+    // every algorithm takes segments of one element, except the multi-segment one (16 … 2048)
+    CHECK(tcu::reduce_algorithm_supports(a, 1) == (a != tcu::ReduceAlgorithm::reduction16_multisegment));
     CHECK_FALSE(tcu::reduce_algorithm_supports(a, 0));
   }
   CHECK_FALSE(tcu::parse_reduce_algorithm("nonsense").has_value());
@@ -154,6 +155,30 @@ TEST_CASE("CPU model: Reduction16N strided and coalesced (Alg. 3) over sizes tha
       }
     }
   }
+}
+
+TEST_CASE("CPU model: Reduction16 multi-segment (V = Σ E_k·A_k, R = V·M) for segments of 16 … 2048") {
+  for (long long s = 16; s <= 2048; s *= 2) {
+    for (tcu::Dist dist : {tcu::Dist::normal, tcu::Dist::uniform, tcu::Dist::integers}) {
+      // 37 segments: the last round is partly past the array (zero padding)
+      const long long ns = 37;
+      const auto x = data(dist, static_cast<std::size_t>(ns * s), 29 + s);
+      const auto got = cpu::reduction16_multisegment(x, s);
+      REQUIRE(static_cast<long long>(got.size()) == ns);
+      for (long long c = 0; c < ns; ++c) {
+        const double want = plain_sum(x, c * s, s), mag = abs_sum(x, c * s, s);
+        CAPTURE(s);
+        CAPTURE(c);
+        check_close(got[c], want, mag);
+        if (dist == tcu::Dist::integers) CHECK(got[c] == want);
+      }
+    }
+  }
+  CHECK(tcu::reduce_algorithm_supports(tcu::ReduceAlgorithm::reduction16_multisegment, 16));
+  CHECK(tcu::reduce_algorithm_supports(tcu::ReduceAlgorithm::reduction16_multisegment, 2048));
+  CHECK_FALSE(tcu::reduce_algorithm_supports(tcu::ReduceAlgorithm::reduction16_multisegment, 8));
+  CHECK_FALSE(tcu::reduce_algorithm_supports(tcu::ReduceAlgorithm::reduction16_multisegment, 48));
+  CHECK_FALSE(tcu::reduce_algorithm_supports(tcu::ReduceAlgorithm::reduction16_multisegment, 4096));
 }
 
 TEST_CASE("CPU model: chained MMAs (1·M chains, C·1 puts the total in every element, recurrence)") {
