@@ -39,6 +39,7 @@ fi
 has_step() { [[ ",$STEPS," == *",$1,"* ]]; }
 
 mkdir -p "$OUT"
+: >"$OUT/progress.txt"
 RES="$(mktemp -d /tmp/tcu_results.XXXX)"
 LOG="$RES/device_check.log"
 SAN="$RES/sanitizer.log"
@@ -59,6 +60,8 @@ step() {  # step NAME LOGFILE COMMAND...: run, record PASS/FAIL with the time ta
     SUMMARY+=("FAIL  $(printf '%4ss' $((SECONDS - t0)))  $name  (see $(basename "$log"))")
     FAILED=1
   fi
+  # What is done so far, where a call that runs out of time still finds it.
+  echo "${SUMMARY[-1]}" >>"$OUT/progress.txt"
 }
 expect_exit() {  # expect_exit CODE COMMAND...
   local want="$1"
@@ -131,6 +134,13 @@ if has_step sanitize; then
 fi
 
 if has_step bench; then
+  if [ ! -x "$BUILD/bin/bandwidth_probe" ]; then  # --steps bench on a machine without the build
+    if [ $FULL -eq 1 ]; then
+      step "build (for bench)" "$LOG" sh -c "cmake --preset default && cmake --build --preset default"
+    else
+      echo "device_check.sh: no build in $BUILD: run with --steps build first" >&2
+    fi
+  fi
   step "bandwidth_probe" "$LOG" "$BUILD"/bin/bandwidth_probe --csv "$RES/bandwidth.csv"
   # The probe against the reference figures of ../shared/BASELINES.md (H100 80GB HBM3,
   # 2026-11-22): read stream 2994 GB/s, copy kernel 2783 GB/s. Only meaningful on that GPU.
