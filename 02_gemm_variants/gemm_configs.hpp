@@ -9,15 +9,22 @@ inline constexpr int kWarpTileWarps = 4;  // steps 6, 7, 8: warps (16×16 tiles)
 struct WmmaShmemConfig {  // step 9: 64×64 block tile, 4 warps of 32×32, k-tile 32
   static constexpr int kBM = 64, kBN = 64, kBK = 32, kWM = 32, kWN = 32;
 };
-// Steps 10 and 11: 128×128 block tile, 4 warps of 64×64, k-tile 32, 4 stages (74 KB of shared
-// memory: two blocks per SM). A 128×256×64, 3-stage variant (8 warps, 153 KB, one block per
-// SM, a third less L2 traffic per FLOP) measured the same at 4096³ (~290 TFLOP/s for both
-// kernels, H100) and less at 1024-2048, so the smaller tile stays; see the README.
-struct WmmaPipelinedConfig {
-  static constexpr int kBM = 128, kBN = 128, kBK = 32, kWM = 64, kWN = 64, kStages = 4;
+// Steps 10 and 11 share two tile shapes; the launcher picks one per problem. Both have
+// 64×64 warp tiles, 32-wide k-tiles, 4 cp.async stages, and run kGroupRows block rows at a
+// time (L2 locality, see block_tile_origin).
+//
+// Large: 128×256, 8 warps, one block per SM (registers: 8 warps × 32 × ~250). The block
+// reads (128 + 256)·32 halves of A and B from L2 per k-tile for 2·128·256·32 FLOP — a quarter
+// fewer L2 bytes per FLOP than 128×128. That is what counts: with 128×128 tiles the kernels
+// ran into L2 bandwidth (ncu, 4096³: L2 throughput 90 % of peak, tensor pipe 48 %), and
+// 128×256 lifted both from ~300 to ~380 TFLOP/s on the H100.
+struct PipelinedLargeConfig {
+  static constexpr int kBM = 128, kBN = 256, kBK = 32, kWM = 64, kWN = 64, kStages = 4, kGroupRows = 8;
 };
-struct MmaSyncConfig {
-  static constexpr int kBM = 128, kBN = 128, kBK = 32, kWM = 64, kWN = 64, kStages = 4;
+// Small: 128×128, 4 warps, two blocks per SM — for problems whose large tiles would not give
+// every SM a block (fewer than one large tile per SM: up to about 2048² on an H100).
+struct PipelinedSmallConfig {
+  static constexpr int kBM = 128, kBN = 128, kBK = 32, kWM = 64, kWN = 64, kStages = 4, kGroupRows = 8;
 };
 
 }  // namespace tcu::gemm

@@ -124,36 +124,54 @@ cudaError_t launch_big_smem(Kernel kernel, dim3 grid, int threads, int smem_byte
 }
 }  // namespace
 
-cudaError_t gemm_wmma_pipelined(const GemmArgs<__half>& g, cudaStream_t stream) {
-  using C = WmmaPipelinedConfig;
+namespace {
+// Steps 10 and 11 share their launch: grid, copy path (cp.async where every row is 16-byte
+// aligned, scalar otherwise), shared-memory limit. Kernel<C, mode> names the kernel instance.
+template <class C, template <class, CopyMode> class Kernel>
+cudaError_t launch_pipelined(const GemmArgs<__half>& g, cudaStream_t stream, bool c_flag) {
   using S = PipelinedShape<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kStages>;
   if (cudaError_t e = check_args(g, C::kBM); e != cudaSuccess) return e;
   if (cudaError_t e = require_sm80(); e != cudaSuccess) return e;
   const dim3 grid = grid_2d(g.p, C::kBN, C::kBM);
-  const bool c16 = rows_allow_16B_copies(g.c, g.ldc, 4);
   if (fp16_rows_16B(g.a, g.lda) && fp16_rows_16B(g.b, g.ldb))
-    return launch_big_smem(
-        gemm_wmma_pipelined_kernel<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kStages, CopyMode::cp_async16>, grid,
-        S::kThreads, S::kSmemBytes, stream, g, c16);
-  return launch_big_smem(
-      gemm_wmma_pipelined_kernel<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kStages, CopyMode::scalar>, grid,
-      S::kThreads, S::kSmemBytes, stream, g, c16);
+    return launch_big_smem(Kernel<C, CopyMode::cp_async16>::get(), grid, S::kThreads, S::kSmemBytes, stream, g,
+                           c_flag);
+  return launch_big_smem(Kernel<C, CopyMode::scalar>::get(), grid, S::kThreads, S::kSmemBytes, stream, g, c_flag);
+}
+template <class C, CopyMode kMode>
+struct WmmaPipelinedKernel {
+  static auto get() {
+    return gemm_wmma_pipelined_kernel<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kStages, C::kGroupRows, kMode>;
+  }
+};
+template <class C, CopyMode kMode>
+struct MmaSyncKernel {
+  static auto get() {
+    return gemm_mma_sync_ldmatrix_kernel<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kStages, C::kGroupRows, kMode>;
+  }
+};
+
+// The large tile where it still gives every SM at least one block, the small one otherwise.
+bool use_large_tiles(const GemmProblem& p) {
+  using L = PipelinedLargeConfig;
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+    return false;  // the launch that follows reports the error
+  return ceil_div(p.m, L::kBM) * ceil_div(p.n, L::kBN) >= sms;
+}
+}  // namespace
+
+cudaError_t gemm_wmma_pipelined(const GemmArgs<__half>& g, cudaStream_t stream) {
+  const bool c16 = rows_allow_16B_copies(g.c, g.ldc, 4);
+  if (use_large_tiles(g.p)) return launch_pipelined<PipelinedLargeConfig, WmmaPipelinedKernel>(g, stream, c16);
+  return launch_pipelined<PipelinedSmallConfig, WmmaPipelinedKernel>(g, stream, c16);
 }
 
 cudaError_t gemm_mma_sync_ldmatrix(const GemmArgs<__half>& g, cudaStream_t stream) {
-  using C = MmaSyncConfig;
-  using S = PipelinedShape<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kStages>;
-  if (cudaError_t e = check_args(g, C::kBM); e != cudaSuccess) return e;
-  if (cudaError_t e = require_sm80(); e != cudaSuccess) return e;
-  const dim3 grid = grid_2d(g.p, C::kBN, C::kBM);
   const bool c8 = g.ldc % 2 == 0 && reinterpret_cast<std::uintptr_t>(g.c) % 8 == 0;  // float2 stores
-  if (fp16_rows_16B(g.a, g.lda) && fp16_rows_16B(g.b, g.ldb))
-    return launch_big_smem(
-        gemm_mma_sync_ldmatrix_kernel<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kStages, CopyMode::cp_async16>,
-        grid, S::kThreads, S::kSmemBytes, stream, g, c8);
-  return launch_big_smem(
-      gemm_mma_sync_ldmatrix_kernel<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kStages, CopyMode::scalar>, grid,
-      S::kThreads, S::kSmemBytes, stream, g, c8);
+  if (use_large_tiles(g.p)) return launch_pipelined<PipelinedLargeConfig, MmaSyncKernel>(g, stream, c8);
+  return launch_pipelined<PipelinedSmallConfig, MmaSyncKernel>(g, stream, c8);
 }
 
 namespace {

@@ -28,7 +28,7 @@ const std::vector<VariantInfo>& all_variants() {
       {VariantId::wmma_shmem, "wmma_shmem", "kernels/09_wmma_shmem.cuh", Unit::tensor_cores, true, A::tensor_fp32, 7,
        "WMMA, 64x64 block tiles in padded shared memory"},
       {VariantId::wmma_pipelined, "wmma_pipelined", "kernels/10_wmma_pipelined.cuh", Unit::tensor_cores, true,
-       A::tensor_fp32, 8, "WMMA, 128x128 tiles, 4-stage cp.async, 64x64 per warp"},
+       A::tensor_fp32, 8, "WMMA, 128x256 tiles (128x128 small), 4-stage cp.async, 64x64 per warp"},
       {VariantId::mma_sync_ldmatrix, "mma_sync_ldmatrix", "kernels/11_mma_sync_ldmatrix.cuh", Unit::tensor_cores, true,
        A::tensor_fp32, 8, "PTX mma.sync.m16n8k16 + ldmatrix, as step 10"},
       {VariantId::cublas_gemmex, "cublas_gemmex", "gemm_cublas.cu", Unit::cublas, true, A::cublas_fp32, 7,

@@ -61,7 +61,7 @@ __device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const std::uint32_t 
 #endif
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int kStages, CopyMode kMode>
+template <int BM, int BN, int BK, int WM, int WN, int kStages, int kGroupRows, CopyMode kMode>
 __global__ void __launch_bounds__(WmmaTileShape<BM, BN, BK, WM, WN>::kThreads)
     gemm_mma_sync_ldmatrix_kernel(GemmArgs<__half> g, bool c_rows_8B) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -73,7 +73,8 @@ __global__ void __launch_bounds__(WmmaTileShape<BM, BN, BK, WM, WN>::kThreads)
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int wm = (warp / (BN / WN)) * WM, wn = (warp % (BN / WN)) * WN;
-  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  int row0, col0;
+  block_tile_origin<kGroupRows>(BM, BN, row0, col0);
   const int m = static_cast<int>(g.p.m), n = static_cast<int>(g.p.n), k = static_cast<int>(g.p.k);
 
   float acc[kMi][kNi][4];
@@ -88,32 +89,36 @@ __global__ void __launch_bounds__(WmmaTileShape<BM, BN, BK, WM, WN>::kThreads)
   // B: k-row lane%8 + 8·((lane/8)%2), n-half lane/16 (b0,b1 of two n8 fragments).
   const int a_row = lane % 16, a_col = (lane / 16) * 8;
   const int b_row = lane % 8 + ((lane / 8) % 2) * 8, b_col = (lane / 16) * 8;
+  const int a_lane = (wm + a_row) * S::kLdA + a_col;  // this lane's ldmatrix offsets in a slot
+  const int b_lane = BM * S::kLdA + b_row * S::kLdB + wn + b_col;
 
-  auto load = [&](int slot, int kt) { load_pipeline_slot<S, BM, BN, BK, kMode>(slots, g, slot, kt, row0, col0); };
-  auto compute = [&](int slot) {
-    const __half* as = slots + slot * S::kStageHalves;
-    const __half* bs = as + BM * S::kLdA;
+  // Two register sets of fragments: set buf of k-step ks while the other one is multiplied.
+  std::uint32_t af[2][kMi][4], bf[2][kNi][2];
+
+  PipelineLoader<S, BM, BN, BK, kMode> load(slots, g, row0, col0);
+  auto fetch = [&](int slot, int ks, int buf) {
+    const __half* as = slots + slot * S::kStageHalves + a_lane + ks * 16;
+    const __half* bs = slots + slot * S::kStageHalves + b_lane + ks * 16 * S::kLdB;
 #pragma unroll
-    for (int ks = 0; ks < BK; ks += 16) {
-      std::uint32_t af[kMi][4], bf[kNi][2];
+    for (int i = 0; i < kMi; ++i) ldmatrix_x4(af[buf][i], as + i * 16 * S::kLdA);
 #pragma unroll
-      for (int i = 0; i < kMi; ++i) ldmatrix_x4(af[i], as + (wm + i * 16 + a_row) * S::kLdA + ks + a_col);
-#pragma unroll
-      for (int j = 0; j < kNi; j += 2) {
-        std::uint32_t r[4];
-        ldmatrix_x4_trans(r, bs + (ks + b_row) * S::kLdB + wn + j * 8 + b_col);
-        bf[j][0] = r[0];
-        bf[j][1] = r[1];
-        bf[j + 1][0] = r[2];
-        bf[j + 1][1] = r[3];
-      }
-#pragma unroll
-      for (int i = 0; i < kMi; ++i)
-#pragma unroll
-        for (int j = 0; j < kNi; ++j) mma_m16n8k16(acc[i][j], af[i], bf[j][0], bf[j][1]);
+    for (int j = 0; j < kNi; j += 2) {
+      std::uint32_t r[4];
+      ldmatrix_x4_trans(r, bs + j * 8);
+      bf[buf][j][0] = r[0];
+      bf[buf][j][1] = r[1];
+      bf[buf][j + 1][0] = r[2];
+      bf[buf][j + 1][1] = r[3];
     }
   };
-  run_k_pipeline<kStages>(static_cast<int>(ceil_div(k, BK)), load, compute);
+  auto mma = [&](int buf) {
+#pragma unroll
+    for (int i = 0; i < kMi; ++i)
+#pragma unroll
+      for (int j = 0; j < kNi; ++j) mma_m16n8k16(acc[i][j], af[buf][i], bf[buf][j][0], bf[buf][j][1]);
+  };
+  const int whole_ktiles = kMode == CopyMode::cp_async16 ? k / BK : 0;
+  run_k_pipeline<kStages, BK / 16>(static_cast<int>(ceil_div(k, BK)), whole_ktiles, load, fetch, mma);
 
   const int g_row = lane / 4, t_col = (lane % 4) * 2;
 #pragma unroll

@@ -130,11 +130,20 @@ TEST_CASE("every step on several blocks and k-tiles: aligned (cp.async) and unal
   check_all_steps({160, 136, 96}, Dist::normal, 4, 0);    // K, N multiples of 8: 16-byte copies
   check_all_steps({150, 130, 70}, Dist::normal, 5, 0);    // K = 70: every row misaligned
   check_all_steps({257, 129, 131}, Dist::integers, 6, 0);  // primes around the tile sizes
+  check_all_steps({136, 264, 200}, Dist::integers, 16, 0);  // cp.async: 6 whole k-tiles + a partial one
 }
 
 TEST_CASE("every step with padded leading dimensions") {
   check_all_steps({40, 50, 60}, Dist::uniform, 7, 3);     // lda = 63: unaligned rows
   check_all_steps({130, 136, 72}, Dist::integers, 8, 8);  // lda = 80, ldb = 144: aligned, padded
+  check_all_steps({150, 139, 75}, Dist::normal, 17, 5);   // lda = 80, ldb = 144: cp.async, partial chunks in K and N
+}
+
+// Steps 10 and 11 switch to 128×256 tiles once there is one per SM (132 on an H100): 13 × 12
+// tiles here, with edges in M, N and K (K = 200: six whole k-tiles and a partial one).
+TEST_CASE("every step where steps 10 and 11 take their large tiles [large]") {
+  check_all_steps({1544, 2824, 200}, Dist::integers, 18, 0);  // 16-byte rows: cp.async
+  check_all_steps({1543, 2821, 203}, Dist::normal, 19, 0);    // misaligned rows: scalar copies
 }
 
 TEST_CASE("every step at 1000 and 1024 [large]") {

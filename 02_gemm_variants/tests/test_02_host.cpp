@@ -72,17 +72,23 @@ TEST_CASE("16-byte copies need 16-byte aligned rows") {
   CHECK_FALSE(gm::rows_allow_16B_copies(reinterpret_cast<float*>(buf), 6, 4));
 }
 
-TEST_CASE("tile configurations are consistent") {
-  using W = gm::WmmaPipelinedConfig;
-  using M = gm::MmaSyncConfig;
-  CHECK(W::kBM % W::kWM == 0);
-  CHECK(W::kBN % W::kWN == 0);
-  CHECK((W::kBM / W::kWM) * (W::kBN / W::kWN) * 32 <= 1024);
+template <class C>
+void check_pipelined_config(int warps) {
+  CHECK(C::kBM % C::kWM == 0);
+  CHECK(C::kBN % C::kWN == 0);
+  CHECK((C::kBM / C::kWM) * (C::kBN / C::kWN) == warps);
+  CHECK(C::kBK % 32 == 0);  // two register sets of k16 fragments alternate
   // shared memory of steps 10/11: stages × (A tile + B tile), padded rows of 16 bytes extra
-  const int stage_bytes = (M::kBM * (M::kBK + 8) + M::kBK * (M::kBN + 8)) * 2;
+  const int stage_bytes = (C::kBM * (C::kBK + 8) + C::kBK * (C::kBN + 8)) * 2;
   CHECK(stage_bytes % 128 == 0);  // every slot starts 128-byte aligned
-  CHECK(M::kStages * stage_bytes > 48 * 1024);   // needs the opt-in above 48 KB…
-  CHECK(M::kStages * stage_bytes <= 227 * 1024);  // …and fits an sm_80/sm_90 block
+  CHECK(C::kStages * stage_bytes > 48 * 1024);   // needs the opt-in above 48 KB…
+  CHECK(C::kStages * stage_bytes <= 227 * 1024);  // …and fits an sm_80/sm_90 block
+  CHECK(C::kBM * (C::kBN + 4) * 4 <= 227 * 1024);  // step 10's fp32 epilogue tile too
+}
+
+TEST_CASE("tile configurations are consistent") {
+  check_pipelined_config<gm::PipelinedLargeConfig>(8);
+  check_pipelined_config<gm::PipelinedSmallConfig>(4);
 }
 
 TEST_CASE("registry: ladder order, unique names, cuBLAS last") {
