@@ -1,6 +1,7 @@
 # Chapter 02's part of scripts/device_check.sh (sourced; see that script for step, BUILD, RES).
 # The ladder sweep (every variant at 64 … 8192, CPU variants up to 1024) → gemm.csv, the
-# rows at 4096 → gemm_4096.csv (the README's compact table), and a short summary.
+# rows at 4096 → gemm_4096.csv (the README's compact table), the goals → gemm_goals.csv, and a
+# short summary.
 if [ -x "$BUILD/bin/02_gemm_variants" ]; then
   step "02_gemm_variants --sweep (every variant, 64..8192)" "$LOG" sh -c \
     "'$BUILD/bin/02_gemm_variants' --sweep --repeat 20 --budget-ms 200 --csv '$RES/gemm.csv' > '$RES/gemm_output.txt'"
@@ -21,6 +22,16 @@ def pct(names):
     best = max((r for r in at if r["variant"] in names), key=lambda r: float(r["tflops"]), default=None)
     return f"{best['variant']} {float(best['tflops']):.0f} TFLOP/s = {float(best['pct_of_cublas']):.1f} % of cublas_gemmex" if best else "n/a"
 gx = next((r for r in at if r["variant"] == "cublas_gemmex"), None)
+# The issue's goals at 4096^3 (the README's results:gemm_goals table).
+with open(sys.argv[2].replace("gemm_4096.csv", "gemm_goals.csv"), "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["kernel", "size", "tflops", "cublas_gemmex_tflops", "pct_of_cublas", "goal_pct", "met"])
+    for names, goal in (({"wmma_naive", "wmma_shmem", "wmma_pipelined"}, 50), ({"mma_sync_ldmatrix"}, 70)):
+        best = max((r for r in at if r["variant"] in names), key=lambda r: float(r["tflops"]), default=None)
+        if best and gx:
+            p = float(best["pct_of_cublas"])
+            w.writerow([best["variant"], "4096^3", f"{float(best['tflops']):.1f}", f"{float(gx['tflops']):.1f}",
+                        f"{p:.1f}", goal, "yes" if p >= goal else "no"])
 fails = [f"{r['variant']}@{r['m']}" for r in rows if r["pass"] != "true"]
 with open(sys.argv[3], "w") as f:
     f.write(f"4096^3: cublas_gemmex {float(gx['tflops']):.0f} TFLOP/s\n" if gx else "4096^3: no cublas_gemmex row\n")
