@@ -8,7 +8,9 @@ Known files (others are skipped with a note):
   bandwidth.csv          probe,bytes,ms,gb_per_s              -> bar chart
   *.csv with algo,segment_size,gelem_per_s                    -> throughput vs segment size,
                                                                  with the measured bandwidth line
+  segmented_scan.csv     algo,out_type,segment_size,...       -> a panel per output type, copy line
   gemm.csv               variant,m,n,k,tflops                 -> TFLOP/s vs size per variant
+  unified_memory.csv     mode,bytes,alloc_ms,...              -> stacked phase bars per mode
 Only matplotlib is needed (no pandas).
 """
 import argparse
@@ -70,6 +72,34 @@ def plot_segment_sweep(rows, png, plt, bandwidth, title):
     ax.set_title(title)
     ax.legend(fontsize=7, ncol=2)
     ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(png, dpi=150)
+    plt.close(fig)
+
+
+def plot_segmented_scan(rows, png, plt, bandwidth):
+    """segmented_scan.csv: one panel per output type, throughput vs segment size per algorithm,
+    with the copy bandwidth of the same run in elements/s (2 bytes read + 2 or 4 written)."""
+    out_types = sorted({r["out_type"] for r in rows})
+    fig, axes = plt.subplots(1, len(out_types), figsize=(6.5 * len(out_types), 4.2), squeeze=False)
+    for ax, out_type in zip(axes[0], out_types):
+        series = {}
+        for r in rows:
+            if r["out_type"] == out_type:
+                series.setdefault(r["algo"], []).append((int(r["segment_size"]), float(r["gelem_per_s"])))
+        for key, pts in sorted(series.items()):
+            pts.sort()
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, label=key)
+        if "copy" in bandwidth:
+            ceiling = bandwidth["copy"] / (2 + (4 if out_type == "fp32" else 2))
+            ax.axhline(ceiling, ls="--", lw=1, color="gray")
+            ax.text(ax.get_xlim()[0], ceiling, " copy bandwidth", va="bottom", fontsize=7, color="gray")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("segment size (elements)")
+        ax.set_ylabel("G elements / s")
+        ax.set_title(f"segmented scan, fp16 -> {out_type}")
+        ax.legend(fontsize=7, ncol=2)
+        ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(png, dpi=150)
     plt.close(fig)

@@ -20,7 +20,7 @@ if [ -x "$BUILD/bin/03_tcu_reduction" ]; then
   # n = 2^24 per (algorithm, segment size); kernels picked by name.
   ncu03() {  # ncu03 ALGO SEG
     ncu --clock-control none --metrics smsp__inst_executed.sum,dram__bytes_read.sum --csv \
-      -k 'regex:reduction|chained|partials|Reduce|segment' --log-file "$RES/ncu_03_$1_$2.csv" \
+      -k 'regex:reduction|chained|partials|Reduce|segment' --log-file "$RES/ncu_03_$1_$2.ncu.txt" \
       "$X03" --algo "$1" --n 2^24 --segment-size "$2" --repeat 1 --warmup 0 --no-verify >/dev/null
   }
   if command -v ncu >/dev/null; then
@@ -35,8 +35,8 @@ if [ -x "$BUILD/bin/03_tcu_reduction" ]; then
 import csv, glob, io, os, sys
 res = sys.argv[1]
 inst = {}
-for path in glob.glob(os.path.join(res, "ncu_03_*.csv")):
-    algo, seg = os.path.basename(path)[len("ncu_03_"):-4].rsplit("_", 1)
+for path in glob.glob(os.path.join(res, "ncu_03_*.ncu.txt")):
+    algo, seg = os.path.basename(path)[len("ncu_03_"):-len(".ncu.txt")].rsplit("_", 1)
     text = open(path).read()
     start = text.find('"ID"')
     if start < 0:
