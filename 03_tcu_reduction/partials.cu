@@ -33,6 +33,22 @@ sum_partials_kernel(const float* __restrict__ partials, float* __restrict__ out,
   }
 }
 
+// Few partials per segment (segments split into at most kFewPartials chunks, as when there are
+// many long segments): a thread per segment adds them in chunk order. A block per segment
+// would leave all but a few of its threads idle and cost more time than the first pass saves.
+constexpr long long kFewPartials = 8;
+
+__global__ void sum_few_partials_kernel(const float* __restrict__ partials, float* __restrict__ out,
+                                        long long num_segments, long long chunks_per_segment) {
+  for (long long seg = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; seg < num_segments;
+       seg += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const float* p = partials + seg * chunks_per_segment;
+    float t = p[0];
+    for (long long c = 1; c < chunks_per_segment; ++c) t += p[c];
+    out[seg] = t;
+  }
+}
+
 __global__ void halves_to_floats_kernel(const __half* __restrict__ in, float* __restrict__ out, long long count) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<long long>(gridDim.x) * blockDim.x)
@@ -59,6 +75,11 @@ int grid_for(long long work_blocks, int per_sm) {
 
 cudaError_t sum_partials(const float* partials, float* out, long long num_segments, long long chunks_per_segment,
                          cudaStream_t stream) {
+  if (chunks_per_segment <= kFewPartials) {
+    sum_few_partials_kernel<<<grid_for((num_segments + kPassThreads - 1) / kPassThreads, 8), kPassThreads, 0,
+                              stream>>>(partials, out, num_segments, chunks_per_segment);
+    return cudaGetLastError();
+  }
   sum_partials_kernel<<<grid_for(num_segments, 8), kPassThreads, 0, stream>>>(partials, out, num_segments,
                                                                              chunks_per_segment);
   return cudaGetLastError();

@@ -14,7 +14,9 @@ int sm_count();
 // Grid size for a grid-stride kernel: enough blocks for `work_blocks`, at most `per_sm` per SM.
 int grid_for(long long work_blocks, int per_sm);
 
-// out[s] = Σ_c partials[s·chunks_per_segment + c] in fp32, in a fixed order (deterministic).
+// out[s] = Σ_c partials[s·chunks_per_segment + c] in fp32, in a fixed order (deterministic):
+// up to 8 partials a thread adds them in chunk order, more a block does (strided shares, then a
+// tree).
 cudaError_t sum_partials(const float* partials, float* out, long long num_segments, long long chunks_per_segment,
                          cudaStream_t stream);
 

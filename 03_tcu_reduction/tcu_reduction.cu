@@ -208,12 +208,12 @@ ReduceAlgorithm reduce_algorithm_for(std::int64_t num_segments, std::int64_t seg
   // Crossovers measured on the H100 (README, "Which algorithm when"): Reduction16 multi-segment
   // for the powers of two 16 … 512 (it takes 16 … 2048, but the split 256N is faster from
   // 1024), Reduction16 for the other sizes up to 16, the strided 16N for the other sizes below
-  // 1024, the block-level 256N for long segments when there are enough of them to fill the
-  // GPU, else the work-efficient 256N split across warps.
+  // 1024, the block-level 256N for segments from 2^16 when there are enough of them to fill
+  // the GPU, else the pipelined work-efficient 256N split across warps.
   if (segment_size < 1024 && multisegment_supports(segment_size)) return ReduceAlgorithm::reduction16_multisegment;
   if (segment_size <= kTile) return ReduceAlgorithm::reduction16;
   if (segment_size < 1024) return ReduceAlgorithm::reduction16n_strided;
-  if (segment_size >= 32768 && num_segments >= 2LL * sm_count()) return ReduceAlgorithm::reduction256n_block;
+  if (segment_size >= 65536 && num_segments >= 2LL * sm_count()) return ReduceAlgorithm::reduction256n_block;
   return ReduceAlgorithm::reduction256n_efficient;
 }
 
@@ -279,13 +279,19 @@ cudaError_t segmented_reduce_sum(ReduceAlgorithm algorithm, const __half* d_in, 
         reduction256n_inefficient_kernel<kWarps><<<grid_for((ns * cps + kWarps - 1) / kWarps, 6), threads, 0,
                                                    stream>>>(d_in, out, ns, s, chunk, cps);
       });
-    case ReduceAlgorithm::reduction256n_efficient:
+    case ReduceAlgorithm::reduction256n_efficient: {
+      // Resident blocks only, as for the multi-segment kernel: each warp walks its chunks in a
+      // software pipeline (the next round's loads in flight during this round's MMAs).
+      auto kernel = reduction256n_efficient_kernel<kWarps, kInFlight8>;
+      int per_sm = 0;
+      if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0); e != cudaSuccess)
+        return e;
       return run_split(d_out, ns, s, static_cast<long long>(kInFlight8) * kTileElems, stream,
                        [&](float* out, long long chunk, long long cps) {
-                         reduction256n_efficient_kernel<kWarps, kInFlight8, kInFlight>
-                             <<<grid_for((ns * cps + kWarps - 1) / kWarps, 6), threads, 0, stream>>>(d_in, out, ns,
-                                                                                                    s, chunk, cps);
+                         kernel<<<grid_for((ns * cps + kWarps - 1) / kWarps, per_sm), threads, 0, stream>>>(
+                             d_in, out, ns, s, chunk, cps);
                        });
+    }
     default:
       return cudaErrorInvalidValue;
   }

@@ -127,6 +127,45 @@ TEST_CASE("Reduction16 multi-segment: segments 16 … 2048, counts 0/1/7/37/larg
         }
 }
 
+namespace {
+const red::SegmentedVariant& variant_named(const std::vector<red::SegmentedVariant>& variants, const char* name) {
+  for (const auto& v : variants)
+    if (v.name == name) return v;
+  FAIL("no variant " << name);
+  return variants.front();
+}
+
+// The pipelined work-efficient 256N: rounds of 8 tiles, chunks ending inside a round, the next
+// chunk's loads issued before the last round of this one is multiplied.
+void check_efficient_pipeline(const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& counts,
+                              const std::vector<std::int64_t>& offsets) {
+  red::CubTemp temp;
+  const auto variants = red::segmented_variants(temp);
+  const red::SegmentedVariant& eff = variant_named(variants, "reduction256n_efficient");
+  for (std::int64_t s : sizes)
+    for (std::int64_t ns : counts)
+      for (Dist dist : {Dist::integers, Dist::normal})
+        for (std::int64_t off : offsets) {
+          CAPTURE(s);
+          CAPTURE(ns);
+          CAPTURE(tcu::dist_name(dist));
+          CAPTURE(off);
+          const Outcome o = run_case(eff, ns, s, dist, 91 + s + ns, off);
+          INFO(o.fp64.summary());
+          CHECK(o.fp64.pass);
+        }
+}
+}  // namespace
+
+TEST_CASE("Reduction256N work-efficient, pipelined: segments 2048/4097/6000/16387, counts 0/1/7/37, offsets 0/3, integers bit-exact") {
+  check_efficient_pipeline({2048, 4097, 6000, 16387}, {0, 1, 7, 37}, {0, 3});
+}
+
+TEST_CASE("Reduction256N work-efficient, pipelined: many chunks per warp [large]") {
+  check_efficient_pipeline({2048, 4097}, {(std::int64_t(1) << 15) + 7}, {0, 1});
+  check_efficient_pipeline({32768}, {1001}, {0, 1});  // 8 chunks per segment
+}
+
 TEST_CASE("Reduction16 multi-segment: partial sums too large for fp16 are added in fp32") {
   for (std::int64_t s : {32, 256, 512}) {
     const std::int64_t ns = 9;
