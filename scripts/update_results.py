@@ -70,6 +70,18 @@ def environment(src):
     return gpu, versions, date
 
 
+def run_chapters(src):
+    """The chapters line of the run's device_check.log ('all' when it names every chapter)."""
+    log = os.path.join(src, "device_check.log")
+    if os.path.exists(log):
+        with open(log, errors="replace") as f:
+            for line in f:
+                if line.startswith("chapters:"):
+                    names = line.split(":", 1)[1].split("steps:")[0].split()
+                    return "all" if len(names) >= 5 else " ".join(names)
+    return "unknown"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--from", dest="src", required=True, help="the device run's $OUT folder")
@@ -96,12 +108,28 @@ def main(argv=None):
         return 2
 
     gpu, versions, date = environment(args.src)
+    chapters = run_chapters(args.src)
+    # Which run each file comes from (several runs can be merged: a full one, then one chapter).
+    prov_path = os.path.join(dst, "provenance.csv")
+    prov = {}
+    if os.path.exists(prov_path):
+        with open(prov_path, newline="") as f:
+            prov = {r["file"]: r for r in csv.DictReader(f)}
+    for name in copied:
+        prov[name] = {"file": name, "date_utc": date, "chapters": chapters, "gpu": gpu.split(",")[0], "versions": versions}
+    prov = {k: v for k, v in prov.items() if os.path.exists(os.path.join(dst, k))}
+    with open(prov_path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=["file", "date_utc", "chapters", "gpu", "versions"])
+        w.writeheader()
+        for k in sorted(prov):
+            w.writerow(prov[k])
+    runs = sorted({(r["date_utc"], r["chapters"]) for r in prov.values()})
     lines = [f"# Results on the reference GPU ({args.gpu})", "",
-             "Written by `scripts/update_results.py` from one run of `scripts/device_check.sh`;",
-             "nothing here is typed by hand.", "",
+             "Written by `scripts/update_results.py` from runs of `scripts/device_check.sh`;",
+             "nothing here is typed by hand. `provenance.csv` names the run each file comes from.", "",
              f"- GPU (name, driver, memory, max SM clock, max memory clock): {gpu or 'unknown'}",
              f"- {versions or 'versions unknown'}",
-             f"- date (UTC): {date or 'unknown'}", ""]
+             "- runs (UTC start, chapters): " + "; ".join(f"{d} ({c})" for d, c in runs), ""]
     for name in sorted(c for c in os.listdir(dst) if c.endswith(".csv")):
         lines += [f"## {name}", "", csv_to_markdown(os.path.join(dst, name))]
         png = name[:-4] + ".png"
@@ -121,7 +149,9 @@ def main(argv=None):
             path = os.path.join(dst, m.group(2) + ".csv")
             if not os.path.exists(path):
                 return m.group(0)
-            note = f"_{gpu.split(',')[0] if gpu else args.gpu}, {versions}, {date[:10]}; from `docs/results/{args.gpu}/{m.group(2)}.csv`._\n\n"
+            src = prov.get(m.group(2) + ".csv", {})
+            note = (f"_{src.get('gpu') or args.gpu}, {src.get('versions', versions)}, {src.get('date_utc', date)[:10]}; "
+                    f"from `docs/results/{args.gpu}/{m.group(2)}.csv`._\n\n")
             return m.group(1) + note + csv_to_markdown(path) + m.group(4)
 
         new = marker.sub(repl, text)
