@@ -63,8 +63,8 @@ int main(int argc, char** argv) {
   cli.add_epilog(
       "--sweep: segment sizes 2^4 … 2^16 at --n (Dakkak Fig. 12), plus the warp vs block table (Fig. 11).\n"
       "Algorithms (--algo): scan16 (segments <= 16), scan256 (<= 256), scan256n, scan16n, scan256_block,\n"
-      "matmulscan, auto (the API's choice); baselines thrust_scan_by_key, cub_scan_by_key, cub_warp_scan,\n"
-      "cub_block_scan.\n"
+      "matmulscan, scan256_pipelined and scan256_pipelined_shfl (powers of two >= 16), auto (the API's\n"
+      "choice); baselines thrust_scan_by_key, cub_scan_by_key, cub_warp_scan, cub_block_scan.\n"
       "Examples:\n"
       "  04_tcu_scan                                   every variant, segments of 256, n = 2^28\n"
       "  04_tcu_scan --sweep --csv segmented_scan.csv  the paper's sweep\n"
@@ -80,6 +80,11 @@ int main(int argc, char** argv) {
   if (!common.sweep && tcu::parse_scan_algo(common.algo, chosen) && segment_size > tcu::scan_algo_max_segment(chosen)) {
     std::cerr << prog << ": --algo " << common.algo << " handles segments of at most "
               << tcu::scan_algo_max_segment(chosen) << " elements (got --segment-size " << segment_size << ")\n";
+    return tcu::kExitUsage;
+  }
+  if (!common.sweep && tcu::parse_scan_algo(common.algo, chosen) && !tcu::scan_algo_supports(chosen, segment_size)) {
+    std::cerr << prog << ": --algo " << common.algo << " handles power-of-two segment sizes of 16 and more only"
+              << " (got --segment-size " << segment_size << ")\n";
     return tcu::kExitUsage;
   }
 

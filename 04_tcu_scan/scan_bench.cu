@@ -17,7 +17,7 @@ const char* out_type_name(OutType t) { return t == OutType::fp16 ? "fp16" : "fp3
 
 const std::vector<std::string>& variant_names() {
   static const std::vector<std::string> names = {"scan16",        "scan256",    "scan256n",           "scan16n",
-                                                 "scan256_block", "matmulscan", "auto",               "thrust_scan_by_key",
+                                                 "scan256_block", "matmulscan", "scan256_pipelined",  "scan256_pipelined_shfl", "auto",               "thrust_scan_by_key",
                                                  "cub_scan_by_key", "cub_warp_scan", "cub_block_scan"};
   return names;
 }
@@ -30,7 +30,7 @@ bool is_tcu_variant(const std::string& name) {
 bool variant_supports(const std::string& name, std::int64_t segment_size) {
   ScanAlgo a;
   if (!parse_scan_algo(name, a)) return true;
-  return segment_size <= scan_algo_max_segment(a);
+  return scan_algo_supports(a, segment_size);
 }
 
 template <class OutT>
@@ -81,6 +81,10 @@ Tolerance scan_tolerance(const std::string& name, std::int64_t segment_size, Out
       case ScanAlgo::scan16n: depth = 4 + static_cast<int>(ceil_div(segment_size, 16)); break;
       case ScanAlgo::scan256_block: depth = 11 + 2 + 4 + 1 + static_cast<int>(pieces); break;
       case ScanAlgo::matmulscan: depth = 4 + 6 * 4 + static_cast<int>(pieces); break;
+      // Scan256 inside a tile, then the fp32 carry added once per tile in sequence (+1: R + carry).
+      case ScanAlgo::scan256_pipelined: depth = 11 + 1 + static_cast<int>(ceil_div(segment_size, 256)); break;
+      // A·U, 4 shuffle levels over the row totals, + the row offset, then the carry per tile.
+      case ScanAlgo::scan256_pipelined_shfl: depth = 4 + 4 + 1 + 1 + static_cast<int>(ceil_div(segment_size, 256)); break;
       default: depth = 64; break;
     }
   }

@@ -20,13 +20,16 @@ const char* scan_algo_name(ScanAlgo a) {
     case ScanAlgo::scan16n: return "scan16n";
     case ScanAlgo::scan256_block: return "scan256_block";
     case ScanAlgo::matmulscan: return "matmulscan";
+    case ScanAlgo::scan256_pipelined: return "scan256_pipelined";
+    case ScanAlgo::scan256_pipelined_shfl: return "scan256_pipelined_shfl";
   }
   return "?";
 }
 
 bool parse_scan_algo(const std::string& name, ScanAlgo& out) {
   for (ScanAlgo a : {ScanAlgo::automatic, ScanAlgo::scan16, ScanAlgo::scan256, ScanAlgo::scan256n, ScanAlgo::scan16n,
-                     ScanAlgo::scan256_block, ScanAlgo::matmulscan})
+                     ScanAlgo::scan256_block, ScanAlgo::matmulscan, ScanAlgo::scan256_pipelined,
+                     ScanAlgo::scan256_pipelined_shfl})
     if (name == scan_algo_name(a)) {
       out = a;
       return true;
@@ -42,6 +45,12 @@ std::int64_t scan_algo_max_segment(ScanAlgo a) {
   }
 }
 
+bool scan_algo_supports(ScanAlgo a, std::int64_t segment_size) {
+  if (segment_size > scan_algo_max_segment(a)) return false;
+  const bool pipelined = a == ScanAlgo::scan256_pipelined || a == ScanAlgo::scan256_pipelined_shfl;
+  return !pipelined || scan_detail::scan256_pipelined_supports(segment_size);
+}
+
 // Crossovers: the fastest algorithm per segment size in the H100 sweep (n = 2^28,
 // docs/results/h100/segmented_scan.csv): Scan16 up to 16, Scan256 up to 256; for fp16 outputs
 // Scan16N up to 512 and Scan256N up to 2^16. Scan256N carries the running sum in the
@@ -52,6 +61,10 @@ std::int64_t scan_algo_max_segment(ScanAlgo a) {
 // are fp32 additions once per 4096-element piece.
 ScanAlgo choose_scan_algo(std::int64_t segment_size, bool fp32_output) {
   if (segment_size <= 16) return ScanAlgo::scan16;
+  // Powers of two 32 … 2^16: the pipelined Scan256 with the shuffle row carry is the fastest
+  // for both output types in the sweep (and as accurate as the block level for fp32).
+  if (segment_size <= 65536 && scan_detail::scan256_pipelined_supports(segment_size))
+    return ScanAlgo::scan256_pipelined_shfl;
   if (segment_size <= 256) return ScanAlgo::scan256;
   if (fp32_output || segment_size > 65536) return ScanAlgo::scan256_block;
   if (segment_size <= 512) return ScanAlgo::scan16n;
@@ -89,7 +102,7 @@ cudaError_t segmented_scan_sum(ScanAlgo algo, bool inclusive, const __half* d_in
   const SegmentCheck check = check_segments(d_in, d_out, num_segments, segment_size);
   if (check.status != cudaSuccess) return check.status;
   if (check.nothing_to_do) return cudaSuccess;
-  if (segment_size > scan_algo_max_segment(algo)) return cudaErrorInvalidValue;
+  if (!scan_algo_supports(algo, segment_size)) return cudaErrorInvalidValue;
   if (reinterpret_cast<std::uintptr_t>(d_in) % alignof(__half) != 0 ||
       reinterpret_cast<std::uintptr_t>(d_out) % alignof(OutT) != 0)
     return cudaErrorInvalidValue;
@@ -104,6 +117,12 @@ cudaError_t segmented_scan_sum(ScanAlgo algo, bool inclusive, const __half* d_in
       break;
     case ScanAlgo::matmulscan:
       sd::launch_matmulscan(d_in, d_out, num_segments, segment_size, inclusive, stream);
+      break;
+    case ScanAlgo::scan256_pipelined:
+      sd::launch_scan256_pipelined(d_in, d_out, num_segments, segment_size, inclusive, stream);
+      break;
+    case ScanAlgo::scan256_pipelined_shfl:
+      sd::launch_scan256_pipelined_shfl(d_in, d_out, num_segments, segment_size, inclusive, stream);
       break;
     default: return cudaErrorInvalidValue;
   }

@@ -31,6 +31,10 @@ enum class ScanAlgo {
   scan16n,       // Dakkak Scan16N (Alg. 5): 16 segments per warp, last-column carry  (any)
   scan256_block, // Dakkak block level (Alg. 7, with the barrier): tiles + TCU scan of tile totals (any)
   matmulscan,    // Zouzias & McColl MatMulScan, s = 16, k <= 3 per block, pieces joined by a carry (any)
+  scan256_pipelined,  // ours: Scan256 per tile over 8-tile rounds of the array, next round's loads in
+                      // flight, fp32 carry between tiles (power-of-two segment sizes >= 16)
+  scan256_pipelined_shfl,  // the same walk, rows scanned by A·U (1 MMA), the offsets between the
+                           // 16 rows by a shuffle scan of the row totals (power-of-two sizes >= 16)
 };
 
 const char* scan_algo_name(ScanAlgo a);
@@ -38,6 +42,9 @@ const char* scan_algo_name(ScanAlgo a);
 bool parse_scan_algo(const std::string& name, ScanAlgo& out);
 // Largest segment size the algorithm accepts (INT64_MAX: any).
 std::int64_t scan_algo_max_segment(ScanAlgo a);
+// Whether the algorithm takes this segment size (the maximum above, and the powers of two >= 16
+// of the two scan256_pipelined variants).
+bool scan_algo_supports(ScanAlgo a, std::int64_t segment_size);
 // What `automatic` runs for this segment size and output type (the crossovers measured on the
 // H100; for fp32 outputs, long segments avoid carrying the running sum in the MMA accumulator,
 // whose truncating additions cost accuracy in proportion to the number of tiles).
@@ -50,7 +57,7 @@ template <class OutT>
 cudaError_t segmented_exclusive_scan_sum(const __half* d_in, OutT* d_out, std::int64_t num_segments,
                                          std::int64_t segment_size, cudaStream_t stream = 0);
 
-// Explicit choice. An algorithm asked for a segment size above scan_algo_max_segment(algo)
+// Explicit choice. An algorithm asked for a segment size it does not take (scan_algo_supports)
 // returns cudaErrorInvalidValue.
 template <class OutT>
 cudaError_t segmented_scan_sum(ScanAlgo algo, bool inclusive, const __half* d_in, OutT* d_out,

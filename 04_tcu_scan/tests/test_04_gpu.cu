@@ -20,8 +20,9 @@ namespace sb = tcu::scan_bench;
 
 namespace {
 
-const std::vector<std::string> kTcuAlgos = {"scan16",        "scan256",    "scan256n", "scan16n",
-                                            "scan256_block", "matmulscan", "auto"};
+const std::vector<std::string> kTcuAlgos = {"scan16",        "scan256",    "scan256n",          "scan16n",
+                                            "scan256_block", "matmulscan", "scan256_pipelined",
+                                            "scan256_pipelined_shfl", "auto"};
 const std::vector<std::string> kBaselines = {"thrust_scan_by_key", "cub_scan_by_key", "cub_warp_scan",
                                              "cub_block_scan"};
 const std::vector<std::int64_t> kSizes = {1, 3, 16, 17, 48, 255, 256, 257, 1000, 4097};
@@ -119,6 +120,44 @@ TEST_CASE("every algorithm, inclusive and exclusive, listed sizes and counts 0, 
   every_algorithm<float>(kSizes, {0, 1, 7});
 }
 
+// scan256_pipelined takes power-of-two segment sizes only (the listed sizes give it 16 and 256):
+// every one of them from 16 to 8192, counts that leave a partial round and a partial tile
+// walk, a round that ends inside the array, inclusive and exclusive, integers bit for bit,
+// unaligned pointers.
+TEST_CASE("scan256_pipelined(_shfl): power-of-two segments 16 ... 8192, counts, integers, unaligned pointers") {
+  for (const std::string name : {"scan256_pipelined", "scan256_pipelined_shfl"}) {
+  for (std::int64_t size = 16; size <= 8192; size *= 2)
+    for (bool inclusive : {true, false}) {
+      for (std::int64_t segs : {std::int64_t{0}, std::int64_t{1}, std::int64_t{7}})
+        check_against_fp64<__half>(name, inclusive, segs, size, tcu::Dist::uniform, 81);
+      check_against_fp64<float>(name, inclusive, size < 2048 ? 2048 / size + 3 : 2, size, tcu::Dist::integers, 82);
+      if (size * tcu::kIntDistBound <= 2048)
+        check_against_fp64<__half>(name, inclusive, 9, size, tcu::Dist::integers, 83);
+      check_against_fp64<float>(name, inclusive, 3, size, tcu::Dist::normal, 84, 1, 3);
+      check_against_fp64<__half>(name, inclusive, 3, size, tcu::Dist::uniform, 85, 5, 1);
+    }
+  CHECK_FALSE(sb::variant_supports(name, 8));
+  CHECK_FALSE(sb::variant_supports(name, 48));
+  CHECK_FALSE(sb::variant_supports(name, 1000));
+  }
+  tcu::DeviceBuffer<__half> d_in(64);
+  tcu::DeviceBuffer<float> d_out(64);
+  CHECK(tcu::segmented_scan_sum(tcu::ScanAlgo::scan256_pipelined, true, d_in.data(), d_out.data(), 1, 48) ==
+        cudaErrorInvalidValue);
+  CHECK(tcu::segmented_scan_sum(tcu::ScanAlgo::scan256_pipelined_shfl, false, d_in.data(), d_out.data(), 1, 24) ==
+        cudaErrorInvalidValue);
+  CHECK(cudaGetLastError() == cudaSuccess);
+}
+
+TEST_CASE("scan256_pipelined(_shfl): many segments (several rounds per warp) vs Thrust [large]") {
+  for (const std::string name : {"scan256_pipelined", "scan256_pipelined_shfl"})
+  for (std::int64_t size : {32, 512, 4096})
+    for (bool inclusive : {true, false}) {
+      check_against_thrust<__half>(name, inclusive, (1 << 21) / size + 1, size, tcu::Dist::uniform, 86);
+      check_against_thrust<float>(name, inclusive, (1 << 21) / size + 1, size, tcu::Dist::integers, 87);
+    }
+}
+
 TEST_CASE("every algorithm vs Thrust on the same data, bit for bit with integers") {
   for (const std::string& name : kTcuAlgos)
     for (std::int64_t size : {17, 257}) {
@@ -172,8 +211,11 @@ TEST_CASE("unaligned pointers, every offset pair [large]") {
 }
 
 TEST_CASE("segments longer than a block's piece (carried across pieces) and random sizes [large]") {
-  for (const std::string& name : std::vector<std::string>{"scan256n", "scan16n", "scan256_block", "matmulscan", "auto"})
+  for (const std::string& name :
+       std::vector<std::string>{"scan256n", "scan16n", "scan256_block", "matmulscan", "scan256_pipelined",
+                                "scan256_pipelined_shfl", "auto"})
     for (std::int64_t size : {8191, 8192, 12289}) {
+      if (!sb::variant_supports(name, size)) continue;
       check_against_fp64<float>(name, true, 2, size, tcu::Dist::uniform, 41);
       check_against_fp64<__half>(name, false, 2, size, tcu::Dist::normal, 42);
     }

@@ -132,7 +132,8 @@ TEST_CASE("MatMulScan s = 16: the counts the chapter prints") {
 TEST_CASE("algorithm names, limits and the choice by segment size") {
   tcu::ScanAlgo a;
   for (auto x : {tcu::ScanAlgo::automatic, tcu::ScanAlgo::scan16, tcu::ScanAlgo::scan256, tcu::ScanAlgo::scan256n,
-                 tcu::ScanAlgo::scan16n, tcu::ScanAlgo::scan256_block, tcu::ScanAlgo::matmulscan}) {
+                 tcu::ScanAlgo::scan16n, tcu::ScanAlgo::scan256_block, tcu::ScanAlgo::matmulscan,
+                 tcu::ScanAlgo::scan256_pipelined, tcu::ScanAlgo::scan256_pipelined_shfl}) {
     REQUIRE(tcu::parse_scan_algo(tcu::scan_algo_name(x), a));
     CHECK(a == x);
   }
@@ -140,9 +141,18 @@ TEST_CASE("algorithm names, limits and the choice by segment size") {
   CHECK(tcu::scan_algo_max_segment(tcu::ScanAlgo::scan16) == 16);
   CHECK(tcu::scan_algo_max_segment(tcu::ScanAlgo::scan256) == 256);
   for (std::int64_t s : {1, 16, 17, 256, 257, 4096, 1 << 20})
-    for (bool fp32 : {false, true}) CHECK(s <= tcu::scan_algo_max_segment(tcu::choose_scan_algo(s, fp32)));
+    for (bool fp32 : {false, true}) CHECK(tcu::scan_algo_supports(tcu::choose_scan_algo(s, fp32), s));
+  CHECK(tcu::scan_algo_supports(tcu::ScanAlgo::scan256_pipelined, 16));
+  CHECK(tcu::scan_algo_supports(tcu::ScanAlgo::scan256_pipelined, 1 << 20));
+  CHECK_FALSE(tcu::scan_algo_supports(tcu::ScanAlgo::scan256_pipelined, 8));
+  CHECK_FALSE(tcu::scan_algo_supports(tcu::ScanAlgo::scan256_pipelined, 257));
+  CHECK(tcu::scan_algo_supports(tcu::ScanAlgo::scan256_pipelined_shfl, 4096));
+  CHECK_FALSE(tcu::scan_algo_supports(tcu::ScanAlgo::scan256_pipelined_shfl, 4097));
   CHECK(tcu::choose_scan_algo(16, false) == tcu::ScanAlgo::scan16);
-  CHECK(tcu::choose_scan_algo(4096, true) == tcu::ScanAlgo::scan256_block);  // accuracy first for fp32
+  CHECK(tcu::choose_scan_algo(4096, true) == tcu::ScanAlgo::scan256_pipelined_shfl);
+  CHECK(tcu::choose_scan_algo(4096, false) == tcu::ScanAlgo::scan256_pipelined_shfl);
+  CHECK(tcu::choose_scan_algo(4097, true) == tcu::ScanAlgo::scan256_block);  // accuracy first for fp32
+  CHECK(tcu::choose_scan_algo(1 << 17, false) == tcu::ScanAlgo::scan256_block);
 }
 
 TEST_CASE("API: invalid arguments return cudaErrorInvalidValue before touching the GPU") {

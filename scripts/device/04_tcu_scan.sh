@@ -14,7 +14,8 @@ if [ -x "$BUILD/bin/04_tcu_scan" ]; then
 import csv, os, sys
 res = sys.argv[1]
 rows = list(csv.DictReader(open(os.path.join(res, "segmented_scan.csv"))))
-tcu = ["scan16", "scan256", "scan256n", "scan16n", "scan256_block", "matmulscan"]
+tcu = ["scan16", "scan256", "scan256n", "scan16n", "scan256_block", "matmulscan", "scan256_pipelined",
+       "scan256_pipelined_shfl"]
 fails = [r for r in rows if r["pass"] != "PASS"]
 print(f"{len(rows)} rows, {len(fails)} not PASS" + (": " + ", ".join(f"{r['algo']}/{r['out_type']}/{r['segment_size']}" for r in fails[:6]) if fails else ""))
 sizes = sorted({int(r["segment_size"]) for r in rows})
