@@ -10,6 +10,7 @@
 #include "common/check.cuh"
 #include "common/device_buffer.cuh"
 #include "common/reference.hpp"
+#include "common/segments.hpp"
 
 namespace tcu::scan_bench {
 
@@ -52,10 +53,6 @@ void run_variant(const std::string& name, bool inclusive, const __half* d_in, Ou
     throw std::invalid_argument("unknown scan variant '" + name + "'");
   }
 }
-
-namespace {
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-}  // namespace
 
 // Depth of the longest chain of fp32 additions (each charged 2u by tolerance_for_accumulation):
 // a 16-term MMA sum is 4 levels, the hi/lo split of an operand 2 (2^-22 = 4u), every carry added

@@ -14,12 +14,9 @@
 #include <string>
 
 #include "06_jetson_unified_memory/unified_memory.hpp"
+#include "common/segments.hpp"
 
 namespace tcu::unified_memory {
-
-namespace {
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-}  // namespace
 
 Tolerance gpu_reduction_tolerance(std::int64_t n, int sm_count) {
   constexpr std::int64_t kTileElems = 256, kMinChunk = 16 * kTileElems, kGranule = 8 * kTileElems;

@@ -74,6 +74,9 @@ inline std::vector<std::int64_t> paper_segment_sizes(int lo, int hi) {
   return out;
 }
 
+// ceil(a / b) for a >= 0, b > 0: tiles, chunks or pieces needed to cover a elements.
+inline constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
 // Segments of `segment_size` that fit in n elements (the sweep keeps n fixed: n / segment_size).
 inline std::int64_t segment_count_for(std::int64_t n, std::int64_t segment_size) {
   return segment_size > 0 ? n / segment_size : 0;
