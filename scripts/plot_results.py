@@ -50,19 +50,13 @@ def plot_bandwidth(rows, png, plt):
 def plot_segment_sweep(rows, png, plt, bandwidth, title):
     series = {}
     for r in rows:
-        key = r["algo"] + (f" ({r['out_type']})" if r.get("out_type") else "")
-        series.setdefault(key, []).append((int(r["segment_size"]), float(r["gelem_per_s"])))
+        series.setdefault(r["algo"], []).append((int(r["segment_size"]), float(r["gelem_per_s"])))
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for key, pts in sorted(series.items()):
         pts.sort()
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, label=key)
-    # Ceiling in elements/s: a reduction reads 2 bytes per fp16 element; a scan reads and writes.
-    if "out_type" in rows[0] and "copy" in bandwidth:
-        for out_type, bytes_per in (("fp16", 4), ("fp32", 6)):
-            ax.axhline(bandwidth["copy"] / bytes_per, ls="--", lw=1, color="gray")
-            ax.text(ax.get_xlim()[0], bandwidth["copy"] / bytes_per, f" copy bandwidth, fp16->{out_type}",
-                    va="bottom", fontsize=7, color="gray")
-    elif "read_stream" in bandwidth:
+    # Ceiling in elements/s: a reduction reads 2 bytes per fp16 element (scans have their own plot).
+    if "read_stream" in bandwidth:
         ax.axhline(bandwidth["read_stream"] / 2, ls="--", lw=1, color="gray")
         ax.text(ax.get_xlim()[0], bandwidth["read_stream"] / 2, " read-stream bandwidth", va="bottom",
                 fontsize=7, color="gray")
