@@ -1,7 +1,8 @@
 #pragma once
 // Staging 16×16 fp16 tiles of a segmented array into shared memory, zero-padded, from any
 // pointer alignment, with 16-byte loads wherever the address allows them. Device-only,
-// header-only; shared by chapter 03 (reduction) and chapter 04 (scan).
+// header-only; chapter 03's warp-level kernels and baselines use it (chapter 04 stages whole
+// 4096-element pieces per block instead: 04_tcu_scan/block_pieces.cuh).
 //
 // Why: wmma::load_matrix_sync needs a 32-byte aligned pointer and ldm a multiple of 8 halves.
 // A segment of size 17 starting at d_in + 17 breaks both. Staging copies the tile into an

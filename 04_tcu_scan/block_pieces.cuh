@@ -8,7 +8,8 @@
 //   segment_size <= 4096: a piece holds segs_per_piece whole segments, each padded to
 //                         seg_stride elements (chosen by the algorithm);
 //   segment_size >  4096: one block walks a segment piece by piece, carrying the running sum.
-// (Chapter 03's segment_staging.cuh was not there when this was written; this is our own.)
+// (Chapter 03's segment_staging.cuh stages one 16x16 tile per warp; a block-level scan needs
+// a whole piece with every segment padded to its own rows, hence this layout.)
 #include <cuda_fp16.h>
 
 #include <cstdint>
