@@ -1,5 +1,5 @@
 // A preview of chapters 03 and 04: reductions and scans are products with constant matrices
-// (ALGORITHMS.md, "Constant matrices"). Building them as fragments shows the two portable ways
+// (docs/algorithms.md, "Constant matrices"). Building them as fragments shows the two portable ways
 // to put known values into a fragment:
 //   - 1 (all ones) is the same in every element: fill_fragment, no memory at all;
 //   - P, U and L depend on (row, col): write them to shared memory by position, then
@@ -8,6 +8,7 @@
 #include <mma.h>
 
 #include "01_wmma_basics/launch_support.cuh"
+#include "common/tensor_core/constant_tiles.cuh"
 
 namespace tcu::wmma_basics {
 namespace {
@@ -18,15 +19,14 @@ constexpr int kTile = kConstantTile;
 static_assert(kTile == kShape16x16x16.m && kTile == kShape16x16x16.n && kTile == kShape16x16x16.k,
               "the constant matrices are made for the 16x16x16 tile");
 
-using AFrag = wmma::fragment<wmma::matrix_a, kTile, kTile, kTile, __half, wmma::row_major>;
-using BFragRow = wmma::fragment<wmma::matrix_b, kTile, kTile, kTile, __half, wmma::row_major>;
-using BFragCol = wmma::fragment<wmma::matrix_b, kTile, kTile, kTile, __half, wmma::col_major>;
+using tc::FragA;
+using tc::FragBCol;
+using tc::FragBRow;
 
-// The warp writes matrix m, row-major, into a 32-byte aligned shared tile.
+// The warp writes matrix m, row-major, into a 32-byte aligned shared tile (the shared layer's
+// writer: by position, never by guessing which fragment element holds which entry).
 __device__ void write_constant(ConstantMatrix m, __half* tile) {
-  for (int e = static_cast<int>(threadIdx.x); e < kTile * kTile; e += detail::kWarpSize)
-    tile[e] = __float2half(constant_entry_is_one(m, e / kTile, e % kTile) ? 1.0f : 0.0f);
-  __syncwarp();  // written by every lane, loaded by every lane
+  tc::warp_write_constant_tile(tile, m, static_cast<int>(threadIdx.x));
 }
 
 template <ConstantProduct Op, class LayoutX>
@@ -38,7 +38,7 @@ __global__ void constant_product_kernel(const __half* x, unsigned ldx, float* d,
   if constexpr (Op == ConstantProduct::P_X || Op == ConstantProduct::L_X) {
     // Constant on the left: it is the matrix_a operand, X the matrix_b.
     write_constant(Op == ConstantProduct::P_X ? ConstantMatrix::P : ConstantMatrix::L, constant_tile);
-    AFrag c_frag;
+    FragA c_frag;
     wmma::load_matrix_sync(c_frag, constant_tile, kTile);
     wmma::fragment<wmma::matrix_b, kTile, kTile, kTile, __half, LayoutX> x_frag;
     wmma::load_matrix_sync(x_frag, x, ldx);
@@ -48,17 +48,17 @@ __global__ void constant_product_kernel(const __half* x, unsigned ldx, float* d,
     wmma::load_matrix_sync(x_frag, x, ldx);
     if constexpr (Op == ConstantProduct::X_Pt) {
       write_constant(ConstantMatrix::P, constant_tile);  // P row-major = Pᵀ column-major
-      BFragCol c_frag;
+      FragBCol c_frag;
       wmma::load_matrix_sync(c_frag, constant_tile, kTile);
       wmma::mma_sync(acc, x_frag, c_frag, acc);
     } else if constexpr (Op == ConstantProduct::X_U) {
       write_constant(ConstantMatrix::U, constant_tile);
-      BFragRow c_frag;
+      FragBRow c_frag;
       wmma::load_matrix_sync(c_frag, constant_tile, kTile);
       wmma::mma_sync(acc, x_frag, c_frag, acc);
     } else {
       static_assert(Op == ConstantProduct::X_ones, "a constant product without a kernel");
-      BFragRow ones;
+      FragBRow ones;
       wmma::fill_fragment(ones, __float2half(1.0f));  // every element 1: no layout involved
       wmma::mma_sync(acc, x_frag, ones, acc);
     }

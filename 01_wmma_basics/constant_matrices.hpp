@@ -1,5 +1,5 @@
 #pragma once
-// The constant matrices of ALGORITHMS.md ("Constant matrices"), as 16×16 row-major host
+// The constant matrices of docs/algorithms.md ("Constant matrices"), as 16×16 row-major host
 // matrices, plus a tiny host matrix product to check what multiplying by them does.
 // Later chapters (reduction, scan) build their fragments from the same definitions.
 //
@@ -17,48 +17,30 @@
 
 #include "common/data.cuh"       // from_double: the same rounding for every element type
 #include "common/reference.hpp"  // reference_gemm
+#include "common/tensor_core/constant_matrices.hpp"
 
 namespace tcu::wmma_basics {
 
-inline constexpr int kConstantTile = 16;  // the WMMA m16n16k16 tile the matrices are made for
-
-enum class ConstantMatrix { P, Pt, U, L, ones };
+// The definitions live in the shared tensor-core layer (common/tensor_core/), because the
+// reduction and scan chapters build their fragments from the very same table.
+inline constexpr int kConstantTile = tc::kTile;  // the WMMA m16n16k16 tile the matrices are made for
+using tc::ConstantMatrix;
+using tc::constant_entry_is_one;
+using tc::constant_matrix_name;
+using tc::kConstantMatrices;
 
 inline constexpr ConstantMatrix kAllConstantMatrices[] = {ConstantMatrix::P, ConstantMatrix::Pt, ConstantMatrix::U,
                                                           ConstantMatrix::L, ConstantMatrix::ones};
 
-// Is entry (row, col) of the matrix one (else zero)? constexpr, so device code can use the
-// very same definition (nvcc --expt-relaxed-constexpr, which every target gets from tcu_flags).
-constexpr bool constant_entry_is_one(ConstantMatrix m, int row, int col) {
-  switch (m) {
-    case ConstantMatrix::P: return row == 0;
-    case ConstantMatrix::Pt: return col == 0;
-    case ConstantMatrix::U: return row <= col;  // U[k][j] = 1 iff k <= j (incl. the diagonal)
-    case ConstantMatrix::L: return col < row;   // L[i][k] = 1 iff k < i (strictly lower)
-    case ConstantMatrix::ones: return true;
-  }
-  return false;
-}
-
-constexpr const char* constant_matrix_name(ConstantMatrix m) {
-  switch (m) {
-    case ConstantMatrix::P: return "P";
-    case ConstantMatrix::Pt: return "Pt";
-    case ConstantMatrix::U: return "U";
-    case ConstantMatrix::L: return "L";
-    case ConstantMatrix::ones: return "1";
-  }
-  return "?";
-}
-
 // The 16×16 matrix, row-major, as float, __half or double (0 and 1 are exact in all of them).
+// `param` as in common/tensor_core/constant_matrices.hpp (L: rows per segment, E: q, M: m).
 template <class T>
-std::vector<T> make_constant_matrix(ConstantMatrix m) {
+std::vector<T> make_constant_matrix(ConstantMatrix m, int param = 0) {
   std::vector<T> out(static_cast<std::size_t>(kConstantTile) * kConstantTile);
   for (int r = 0; r < kConstantTile; ++r)
     for (int c = 0; c < kConstantTile; ++c)
       out[static_cast<std::size_t>(r) * kConstantTile + c] =
-          from_double<T>(constant_entry_is_one(m, r, c) ? 1.0 : 0.0);
+          from_double<T>(constant_entry_is_one(m, r, c, param) ? 1.0 : 0.0);
   return out;
 }
 

@@ -417,22 +417,37 @@ const char* meaning_of(ConstantProduct op) {
 }
 
 void print_constant_pictures(std::ostream& out) {
-  const ConstantMatrix shown[] = {ConstantMatrix::P, ConstantMatrix::Pt, ConstantMatrix::U, ConstantMatrix::L};
-  out << " ";
-  for (ConstantMatrix m : shown) {
-    std::string title = constant_matrix_name(m);
-    title.resize(kConstantTile + 3, ' ');
-    out << "  " << title;
-  }
-  out << "\n";
-  for (int r = 0; r < kConstantTile; ++r) {
+  // Every matrix of the shared table (common/tensor_core/constant_matrices.hpp), by its rule,
+  // then the pictures: the four of this chapter, and the parametrised ones later chapters use.
+  for (const tc::ConstantMatrixInfo& info : kConstantMatrices)
+    out << "  " << info.name << (info.param ? std::string("(") + info.param + ")" : std::string()) << ": " << info.rule
+        << "\n";
+  struct Shown {
+    ConstantMatrix m;
+    int param;
+    const char* title;
+  };
+  const Shown groups[2][4] = {{{ConstantMatrix::P, 0, "P"}, {ConstantMatrix::Pt, 0, "Pt"}, {ConstantMatrix::U, 0, "U"},
+                               {ConstantMatrix::L, 0, "L"}},
+                              {{ConstantMatrix::L, 4, "L (g = 4)"}, {ConstantMatrix::E, 3, "E_3"},
+                               {ConstantMatrix::M, 4, "M (m = 4)"}, {ConstantMatrix::ones, 0, "1"}}};
+  for (const auto& shown : groups) {
     out << " ";
-    for (ConstantMatrix m : shown) {
-      out << "  ";
-      for (int c = 0; c < kConstantTile; ++c) out << (constant_entry_is_one(m, r, c) ? '1' : '.');
-      out << "   ";
+    for (const Shown& s : shown) {
+      std::string title = s.title;
+      title.resize(kConstantTile + 3, ' ');
+      out << "  " << title;
     }
     out << "\n";
+    for (int r = 0; r < kConstantTile; ++r) {
+      out << " ";
+      for (const Shown& s : shown) {
+        out << "  ";
+        for (int c = 0; c < kConstantTile; ++c) out << (constant_entry_is_one(s.m, r, c, s.param) ? '1' : '.');
+        out << "   ";
+      }
+      out << "\n";
+    }
   }
 }
 
@@ -463,7 +478,7 @@ void constant_row(const LessonOptions& o, LessonReport& rep, ConstantProduct op,
 void lesson_constants(const LessonOptions& o, LessonReport& rep) {
   std::ostream& out = rep.out;
   heading(out, "constants: P, P^T, U, L and 1 as fragments (a preview of chapters 03 and 04)");
-  out << "Reductions and scans are products with constant matrices (ALGORITHMS.md). '1' = one, '.' = zero:\n";
+  out << "Reductions and scans are products with constant matrices (docs/algorithms.md). '1' = one, '.' = zero:\n";
   print_constant_pictures(out);
   out << "U[k][j] = 1 iff k <= j and L[i][k] = 1 iff k < i, as drawn in Dakkak et al.; the paper's text\n"
          "states the transposes (erratum), which would not give a scan. The fragments are built portably:\n"

@@ -14,6 +14,8 @@
 
 #include <cstdint>
 
+#include "common/int_math.hpp"  // ceil_div
+
 namespace tcu::gemm {
 
 struct GemmProblem {
@@ -37,8 +39,6 @@ template <class T>
 GemmArgs<T> packed_args(const GemmProblem& p, const T* a, const T* b, float* c) {
   return GemmArgs<T>{p, a, p.k, b, p.n, c, p.n};
 }
-
-__host__ __device__ constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // How many of the `width` elements starting at `start` lie inside [0, extent): the zero-fill
 // arithmetic of every edge tile (0 when the chunk is entirely outside).

@@ -14,8 +14,8 @@
 //   }
 //
 // and in a benchmark: `paper_segment_sizes(4, 24)` is the sweep 2^4 … 2^24 with n fixed
-// (Dakkak Fig. 10), `segment_count_for(n, s)` the count of each point, and `read_gelem_per_s`
-// / `percent_of` turn a median time into the table's throughput columns.
+// (Dakkak Fig. 10) and `segment_count_for(n, s)` the count of each point (throughput.hpp turns
+// a median time into the table's throughput columns).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -23,6 +23,8 @@
 #include <limits>
 #include <string>
 #include <vector>
+
+#include "common/int_math.hpp"
 
 namespace tcu {
 
@@ -74,37 +76,9 @@ inline std::vector<std::int64_t> paper_segment_sizes(int lo, int hi) {
   return out;
 }
 
-// ceil(a / b) for a >= 0, b > 0: tiles, chunks or pieces needed to cover a elements.
-inline constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-
 // Segments of `segment_size` that fit in n elements (the sweep keeps n fixed: n / segment_size).
 inline std::int64_t segment_count_for(std::int64_t n, std::int64_t segment_size) {
   return segment_size > 0 ? n / segment_size : 0;
 }
-
-// Bytes a segmented operation must move at least: every input element read once, every
-// output element written once.
-inline double segmented_bytes(std::int64_t num_segments, std::int64_t segment_size, std::size_t in_bytes,
-                              std::int64_t outputs_per_segment, std::size_t out_bytes) {
-  return static_cast<double>(num_segments) *
-         (static_cast<double>(segment_size) * in_bytes + static_cast<double>(outputs_per_segment) * out_bytes);
-}
-
-// Input elements per second, in G/s, for `elements` processed in `ms` milliseconds.
-inline double gelem_per_s(std::int64_t elements, double ms) {
-  return ms > 0 ? static_cast<double>(elements) / (ms * 1e6) : 0.0;
-}
-
-// GB/s for `bytes` in `ms` milliseconds.
-inline double gb_per_s(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0.0; }
-
-// The read-stream ceiling in G elements/s for elements of `element_bytes` bytes, from the
-// probe's GB/s (measured in the same run).
-inline double read_gelem_ceiling(double read_gb_per_s, std::size_t element_bytes) {
-  return element_bytes > 0 ? read_gb_per_s / static_cast<double>(element_bytes) : 0.0;
-}
-
-// 100 · value / reference (0 when the reference is not positive).
-inline double percent_of(double value, double reference) { return reference > 0 ? 100.0 * value / reference : 0.0; }
 
 }  // namespace tcu

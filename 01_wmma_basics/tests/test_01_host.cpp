@@ -42,7 +42,7 @@ std::vector<double> transpose(const std::vector<double>& m) {
 
 }  // namespace
 
-TEST_CASE("constant matrices have the entries ALGORITHMS.md lists") {
+TEST_CASE("constant matrices have the entries docs/algorithms.md lists") {
   using wb::ConstantMatrix;
   const auto P = wb::make_constant_matrix<float>(ConstantMatrix::P);
   const auto Pt = wb::make_constant_matrix<float>(ConstantMatrix::Pt);

@@ -1,0 +1,75 @@
+#pragma once
+// The constant 16×16 matrices that turn a matrix product into a reduction or a scan
+// (docs/algorithms.md, "Constant matrices"), defined once for the whole tutorial: one constexpr
+// rule per matrix, read by the host (chapter 01's lesson prints them, the host tests build
+// them) and by the device (constant_tiles.cuh writes them into shared memory for WMMA).
+//
+//   matrix  param                 entry (r, c) is one iff     what multiplying by it does
+//   P       —                     r == 0                      P·A: column sums land in row 0
+//   Pt      —                     c == 0                      A·Pᵀ: row sums land in column 0
+//   U       —                     r <= c                      A·U: inclusive scan of every row
+//   L       g rows per segment    c < r, same segment         L·A: exclusive scan of every column,
+//           (0: one segment)        (r / g == c / g)            restarting every g rows
+//   ones    —                     always                      X·1: row i everywhere = Σ row i
+//   E       q                     r == q                      E_q·B: row q = the column sums of B
+//   M       m rows per segment    c == r / m                  V·M: column j = Σ of V's row group j
+//
+// Pᵀ needs no storage of its own on the device: P's row-major memory loaded as a col_major
+// matrix_b fragment IS Pᵀ (chapter 01 shows it).
+// Erratum of Dakkak et al. §5 (text only): it says U[r][c] = 1 if r >= c and L[r][c] = 1 if
+// r < c, the transposes of the matrices its figures draw; the drawn ones (above) give a scan.
+#include "common/int_math.hpp"
+
+namespace tcu::tc {
+
+inline constexpr int kTile = 16;                  // the WMMA m16n16k16 tile
+inline constexpr int kTileElems = kTile * kTile;  // 256
+
+enum class ConstantMatrix { P, Pt, U, L, ones, E, M };
+
+struct ConstantMatrixInfo {
+  ConstantMatrix matrix;
+  const char* name;   // as the lesson prints it
+  const char* param;  // what `param` means, or nullptr when the matrix has none
+  const char* rule;   // the entry rule, for the lesson
+};
+
+// The one table: names, parameters and rules, in the order the lesson shows them.
+inline constexpr ConstantMatrixInfo kConstantMatrices[] = {
+    {ConstantMatrix::P, "P", nullptr, "P[r][c] = 1 iff r = 0"},
+    {ConstantMatrix::Pt, "Pt", nullptr, "Pt[r][c] = 1 iff c = 0"},
+    {ConstantMatrix::U, "U", nullptr, "U[r][c] = 1 iff r <= c"},
+    {ConstantMatrix::L, "L", "rows per segment (0: none)", "L[r][c] = 1 iff c < r, in the same segment"},
+    {ConstantMatrix::ones, "1", nullptr, "1[r][c] = 1"},
+    {ConstantMatrix::E, "E", "q", "E_q[r][c] = 1 iff r = q"},
+    {ConstantMatrix::M, "M", "rows per segment m", "M[r][c] = 1 iff c = r / m"},
+};
+
+// Is entry (row, col) of the matrix one (else zero)? `param` as in the table above.
+TCU_HOST_DEVICE constexpr bool constant_entry_is_one(ConstantMatrix m, int row, int col, int param = 0) {
+  switch (m) {
+    case ConstantMatrix::P: return row == 0;
+    case ConstantMatrix::Pt: return col == 0;
+    case ConstantMatrix::U: return row <= col;
+    case ConstantMatrix::L: return col < row && (param <= 0 || row / param == col / param);
+    case ConstantMatrix::ones: return true;
+    case ConstantMatrix::E: return row == param;
+    case ConstantMatrix::M: return col == row / (param > 0 ? param : 1);
+  }
+  return false;
+}
+
+TCU_HOST_DEVICE constexpr const ConstantMatrixInfo& constant_matrix_info(ConstantMatrix m) {
+  return kConstantMatrices[static_cast<int>(m)];
+}
+constexpr const char* constant_matrix_name(ConstantMatrix m) { return constant_matrix_info(m).name; }
+
+constexpr bool constant_table_in_enum_order() {
+  int i = 0;
+  for (const ConstantMatrixInfo& info : kConstantMatrices)
+    if (static_cast<int>(info.matrix) != i++) return false;
+  return i == static_cast<int>(ConstantMatrix::M) + 1;
+}
+static_assert(constant_table_in_enum_order(), "one table row per constant matrix, in enum order");
+
+}  // namespace tcu::tc

@@ -1,0 +1,125 @@
+#pragma once
+// Moving fp16 tiles between global and shared memory from any pointer alignment, with 16-byte
+// accesses wherever the address allows them, zero-padded past a segment or the array's end.
+//
+// Why: wmma::load_matrix_sync needs a 32-byte aligned pointer and ldm a multiple of 8 halves;
+// a segment of 17 elements starting at d_in + 17 breaks both. A warp therefore stages tiles:
+// each lane loads a "piece" (8 consecutive halves, one 16-byte vector) into registers, stores
+// it into an aligned shared tile (ldm 16), and WMMA loads from there. Splitting "load" from
+// "store" lets a lane keep several 16-byte loads in flight before it waits for any (bytes in
+// flight keep HBM busy; round_pipeline.cuh builds on it).
+//
+// Lane L owns tile elements [8L, 8L + 8) (tile_geometry.hpp: piece_row / piece_col). Two layouts of a tile are staged:
+//   load_segment_rows   row r = 16 elements of segment first_segment + r (Reduction16/16N, Scan16)
+//   load_contiguous     the 256 consecutive elements p[first … first + 255] (256N kernels, rounds)
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "common/tensor_core/fragments.cuh"
+#include "common/tensor_core/tile_geometry.hpp"
+
+namespace tcu::tc {
+
+struct Piece {
+  uint4 v;  // 8 fp16 values
+};
+
+// How loads hint the cache: read-only data path (reused data) or streaming (read once).
+enum class Cache { read_only, streaming };
+
+__device__ __forceinline__ Piece zero_piece() { return Piece{make_uint4(0, 0, 0, 0)}; }
+__device__ __forceinline__ bool aligned16(const void* p) {
+  return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0;
+}
+
+// p[0 … valid−1] then zeros (valid may be <= 0 or >= 8). One 16-byte load when `vector_ok`
+// (p is 16-byte aligned) and all 8 are valid; otherwise element by element.
+template <Cache kCache = Cache::read_only>
+__device__ __forceinline__ Piece load_piece(const __half* p, std::int64_t valid, bool vector_ok) {
+  if (vector_ok && valid >= kPieceElems) {
+    const uint4* q = reinterpret_cast<const uint4*>(p);
+    return Piece{kCache == Cache::streaming ? __ldcs(q) : __ldg(q)};
+  }
+  alignas(16) __half h[kPieceElems];
+#pragma unroll
+  for (int i = 0; i < kPieceElems; ++i) h[i] = (i < valid) ? p[i] : __float2half(0.0f);
+  return Piece{*reinterpret_cast<const uint4*>(h)};
+}
+template <Cache kCache = Cache::read_only>
+__device__ __forceinline__ Piece load_piece(const __half* p, std::int64_t valid) {
+  return load_piece<kCache>(p, valid, aligned16(p));
+}
+
+// Row r of the tile = segment first_segment + r, columns = its elements [first_col,
+// first_col + 16). Past the last segment or the segment's end: zeros.
+template <Cache kCache = Cache::read_only>
+__device__ __forceinline__ Piece load_segment_rows(const __half* x, std::int64_t num_segments,
+                                                   std::int64_t segment_size, std::int64_t first_segment,
+                                                   std::int64_t first_col, int lane) {
+  const PieceSource src = segment_rows_source(num_segments, segment_size, first_segment, first_col, lane);
+  if (src.valid <= 0) return zero_piece();
+  return load_piece<kCache>(x + src.offset, src.valid);
+}
+
+// Tile element e = p[first + e] for e in [0, 256), zeros at and past p[len].
+template <Cache kCache = Cache::read_only>
+__device__ __forceinline__ Piece load_contiguous(const __half* p, std::int64_t len, std::int64_t first, int lane) {
+  const PieceSource src = contiguous_source(len, first, lane);
+  if (src.valid <= 0) return zero_piece();
+  return load_piece<kCache>(p + src.offset, src.valid);
+}
+// The same with the alignment of p known once for the whole walk (p 16-byte aligned and
+// `first` a multiple of 8: every piece is aligned).
+template <Cache kCache = Cache::read_only>
+__device__ __forceinline__ Piece load_contiguous(const __half* p, std::int64_t len, std::int64_t first, int lane,
+                                                 bool p_aligned16) {
+  const PieceSource src = contiguous_source(len, first, lane);
+  if (src.valid <= 0) return zero_piece();
+  return load_piece<kCache>(p + src.offset, src.valid, p_aligned16);
+}
+
+// The lane's piece to tile elements [8·lane, 8·lane + 8) (one 16-byte store). Call
+// __syncwarp() before WMMA reads the tile.
+__device__ __forceinline__ void store_piece(__half* tile, const Piece& piece, int lane) {
+  *reinterpret_cast<uint4*>(tile + lane * kPieceElems) = piece.v;
+}
+
+// fp32 sum of the 8 halves of a piece (shuffle kernels and fp32 fallbacks).
+__device__ __forceinline__ float piece_sum(const Piece& piece) {
+  const __half2* h = reinterpret_cast<const __half2*>(&piece.v);
+  float s = 0.0f;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const float2 f = __half22float2(h[i]);
+    s += f.x + f.y;
+  }
+  return s;
+}
+
+template <class OutT>
+__device__ __forceinline__ OutT from_float(float v) {
+  if constexpr (sizeof(OutT) == 2)
+    return __float2half_rn(v);
+  else
+    return v;
+}
+
+// Eight consecutive results of one lane to dst[0 … 7]: streaming 16-byte stores where dst is
+// aligned and all eight lie inside [0, valid), element by element otherwise (the tail).
+template <class OutT>
+__device__ __forceinline__ void store8(OutT* dst, const float (&v)[8], std::int64_t valid) {
+  static_assert(sizeof(OutT) == 2 || sizeof(OutT) == 4, "fp16 or fp32 outputs");
+  if (valid >= 8 && aligned16(dst)) {
+    alignas(16) OutT o[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) o[j] = from_float<OutT>(v[j]);
+#pragma unroll
+    for (int h = 0; h < static_cast<int>(8 * sizeof(OutT) / 16); ++h)
+      __stcs(reinterpret_cast<uint4*>(dst) + h, reinterpret_cast<const uint4*>(o)[h]);
+  } else {
+    for (int j = 0; j < 8 && j < valid; ++j) dst[j] = from_float<OutT>(v[j]);
+  }
+}
+
+}  // namespace tcu::tc
