@@ -1,10 +1,13 @@
 // 03_tcu_reduction: segmented sums on tensor cores (Dakkak et al.; Navarro et al.) against CUB,
 // Thrust and hand-tuned shuffle kernels. This file parses the flags and calls the library
-// (measurements.hpp); the kernels are in kernels/, the API in tcu_reduction.cuh.
+// (bench/); the kernels and their launchers are in kernels/, the API in tcu_reduction.cuh.
+#include <algorithm>
 #include <iostream>
 #include <string>
 
-#include "03_tcu_reduction/measurements.hpp"
+#include "03_tcu_reduction/bench/baselines.cuh"
+#include "03_tcu_reduction/bench/measurements.hpp"
+#include "03_tcu_reduction/bench/sweep.hpp"
 #include "03_tcu_reduction/tcu_reduction.cuh"
 #include "common/bandwidth.cuh"
 #include "common/chapter_main.hpp"
@@ -13,9 +16,10 @@
 #include "common/exit_codes.hpp"
 #include "common/report.hpp"
 #include "common/segments.hpp"
+#include "common/throughput.hpp"
 
 int main(int argc, char** argv) {
-  namespace red = tcu::reduction;
+  namespace red = tcu::bench::reduce;
   const std::string prog = "03_tcu_reduction";
   tcu::CliParser cli(prog,
                      "Segmented sums of fp16 data (fp32 results) with tensor cores: Dakkak et al.'s Reduction16,\n"
@@ -43,11 +47,19 @@ int main(int argc, char** argv) {
   cli.add_int("--accuracy-max", &acc_hi, "largest n of --accuracy as an exponent (default 28)", 10, 30);
   cli.add_flag("--energy", &energy, "energy per element from NVML around the timed loop (n/a without NVML)");
   cli.add_flag("--no-cap", &no_cap, "also run warp-level algorithms on the sizes they are skipped at (slow)");
+  std::string algos = "Algorithms (--algo), from the API's name table:\n";
+  auto algo_line = [](tcu::ReduceAlgorithm a) {
+    std::string name = tcu::reduce_algorithm_name(a);
+    name.resize(std::max<std::size_t>(name.size() + 2, 28), ' ');
+    return "  " + name + tcu::reduce_algorithm_description(a) + "\n";
+  };
+  for (tcu::ReduceAlgorithm a : tcu::all_reduce_algorithms())
+    if (a != tcu::ReduceAlgorithm::chained_mma_fp16_accumulate) algos += algo_line(a);  // fp16 replica: --accuracy only
+  algos += algo_line(tcu::ReduceAlgorithm::automatic);
+  algos += "Baselines (--algo):";
+  for (red::Baseline b : red::kAllBaselines) algos += std::string(" ") + red::baseline_name(b);
+  cli.add_epilog(algos + "\n");
   cli.add_epilog(
-      "Algorithms (--algo): reduction16, reduction256, reduction256n_inefficient, reduction256n_efficient,\n"
-      "  reduction256n_block, reduction16n_strided, reduction16n_coalesced, reduction16_multisegment,\n"
-      "  chained_mma_recurrence, chained_mma_single_pass, chained_mma_split, auto (the API's choice),\n"
-      "  cub_segmented_reduce, cub_warp_reduce, cub_block_reduce, shuffle_16b.\n"
       "Examples:\n"
       "  03_tcu_reduction                                   every algorithm, n = 2^24, segments of 256\n"
       "  03_tcu_reduction --segment-size 17 --offset 3      odd segments from an unaligned pointer\n"
@@ -117,8 +129,10 @@ int main(int argc, char** argv) {
     else so.segment_sizes = {segment};
     if (common.algo != "all") so.only = {common.algo};
     else if (warp_block)
-      so.only = {"reduction256n_efficient", "reduction256n_block", "reduction16n_strided", "cub_warp_reduce",
-                 "cub_block_reduce"};
+      so.only = {tcu::reduce_algorithm_name(tcu::ReduceAlgorithm::reduction256n_efficient),
+                 tcu::reduce_algorithm_name(tcu::ReduceAlgorithm::reduction256n_block),
+                 tcu::reduce_algorithm_name(tcu::ReduceAlgorithm::reduction16n_strided),
+                 red::baseline_name(red::Baseline::cub_warp_reduce), red::baseline_name(red::Baseline::cub_block_reduce)};
     so.dist = common.dist_value();
     so.seed = static_cast<std::uint64_t>(common.seed);
     so.timing = tcu::TimingConfig{static_cast<int>(common.warmup), static_cast<int>(common.repeat)};

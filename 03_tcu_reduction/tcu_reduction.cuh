@@ -18,7 +18,8 @@
 //     num_segments × segment_size overflowing int64, or an algorithm asked for a segment size
 //     it cannot do, see reduce_algorithm_supports) → cudaErrorInvalidValue, nothing launched;
 //   - fp32 accumulation throughout (except ReduceAlgorithm::chained_mma_fp16_accumulate, the
-//     accuracy study's replica of Navarro et al.'s fp16 accumulators, which overflows);
+//     accuracy study's replica of Navarro et al.'s fp16 accumulators, which overflows); how
+//     far a result may be from the exact sum: reduce_error_bound;
 //   - deterministic: the same input gives the same bits, run after run, for every algorithm
 //     except chained_mma_single_pass and chained_mma_split (float atomics, one per block);
 //   - long segments are split across many warps (fp32 partials, then a second, deterministic
@@ -36,7 +37,7 @@
 
 namespace tcu {
 
-// The algorithms of the papers (ALGORITHMS.md, "Reduction" and "Chained-MMA reduction").
+// The algorithms of the papers (docs/algorithms.md, "Reduction" and "Chained-MMA reduction").
 enum class ReduceAlgorithm {
   automatic,                    // chosen by segment size from the measured crossovers
   reduction16,                  // Dakkak: V = P·A, 16 segments of <= 16 per tile
@@ -53,15 +54,41 @@ enum class ReduceAlgorithm {
   chained_mma_fp16_accumulate,  // Navarro's fp16 accumulators (accuracy study only: overflows)
 };
 
-// Every algorithm but `automatic`, in the order of the chapter.
+// Every algorithm but `automatic`, in the order of the chapter (its lesson order).
 std::vector<ReduceAlgorithm> all_reduce_algorithms();
-const char* reduce_algorithm_name(ReduceAlgorithm a);  // "reduction16n_strided", ...
+const char* reduce_algorithm_name(ReduceAlgorithm a);  // "reduction16n_strided", ...; "auto"
+// The name of an algorithm (as reduce_algorithm_name writes it; "automatic" is also taken).
 std::optional<ReduceAlgorithm> parse_reduce_algorithm(const std::string& name);
+// One line on what the algorithm does (for --help and the tables).
+const char* reduce_algorithm_description(ReduceAlgorithm a);
 // Reduction16 takes segments of 1…16 elements, Reduction256 of 1…256, Reduction16
 // multi-segment the powers of two 16…2048; all others any size.
 bool reduce_algorithm_supports(ReduceAlgorithm a, std::int64_t segment_size);
-// What `automatic` runs for this shape (never `automatic` itself).
-ReduceAlgorithm reduce_algorithm_for(std::int64_t num_segments, std::int64_t segment_size);
+// What `automatic` runs for this shape on the current device (never `automatic` itself) …
+ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t segment_size);
+// … and on a device with `sm_count` SMs (planning on the host, tests).
+ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t segment_size, int sm_count);
+
+// How far a result of segmented_reduce_sum may be from the exact sum of its segment:
+//   |result − exact| <= rel_to_abs_sum · Σ|x| + abs       (x: the segment's fp16 inputs)
+// derived from what the library does for this shape: the chain of fp32 roundings along the
+// actual split of the segment into warp chunks and the second pass over their partials
+// (`depth` levels, each charged 2u = 2^-23: the tensor cores' internal rounding is not
+// documented), plus 2^-22 for every fp32 → fp16 hi/lo split on the way (and 2^-25 absolute
+// per value split: lo may be an fp16 subnormal). With integer inputs whose partial sums stay
+// below 2^24 every algorithm is exact. The chained variants are bounded with the default
+// ChainedMmaConfig; chained_mma_fp16_accumulate in fp16 (2^-10 per level) until it overflows.
+struct ReduceErrorBound {
+  double rel_to_abs_sum = 0;  // times Σ|x| of the segment
+  double abs = 0;             // absolute slack of the hi/lo splits
+  int depth = 0;              // rounding levels on the longest path
+  std::string rationale;      // "reduction256n_efficient: chunks of 4096 per warp, …"
+};
+// For the current device (the split of long segments depends on its SM count) …
+ReduceErrorBound reduce_error_bound(ReduceAlgorithm algorithm, std::int64_t num_segments, std::int64_t segment_size);
+// … and for a device with `sm_count` SMs.
+ReduceErrorBound reduce_error_bound(ReduceAlgorithm algorithm, std::int64_t num_segments, std::int64_t segment_size,
+                                    int sm_count);
 
 // d_out[s] = Σ d_in[s·segment_size + j], j < segment_size, for s < num_segments.
 cudaError_t segmented_reduce_sum(const __half* d_in, float* d_out, std::int64_t num_segments,

@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "04_tcu_scan/scan_bench.hpp"
-#include "04_tcu_scan/scan_model.hpp"
+#include "04_tcu_scan/bench/scan_bench.hpp"
+#include "04_tcu_scan/bench/scan_model.hpp"
+#include "04_tcu_scan/tcu_scan.cuh"
 #include "common/bandwidth.cuh"
 #include "common/chapter_main.hpp"
 #include "common/check.cuh"
@@ -22,9 +23,9 @@ tcu::Table matmulscan_counts_table() {
   tcu::Table t(std::vector<tcu::Column>{{"s"}, {"k"}, {"n = s^k"}, {"depth"}, {"bound 2k-1"},
                                          {"products (16x16 tiles)"}, {"bound"}});
   for (int k = 1; k <= 3; ++k) {
-    tcu::scan_model::MatMulScanCounts c;
+    tcu::bench::scan::MatMulScanCounts c;
     std::vector<double> x(static_cast<std::size_t>(1) << (4 * k), 1.0);
-    tcu::scan_model::matmulscan(x, 16, k, &c);
+    tcu::bench::scan::matmulscan(x, 16, k, &c);
     t.add_row({std::int64_t{16}, std::int64_t{k}, static_cast<std::int64_t>(x.size()), std::int64_t{c.depth},
                std::int64_t{2 * k - 1}, c.products, c.bound});
   }
@@ -34,7 +35,7 @@ tcu::Table matmulscan_counts_table() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  namespace sb = tcu::scan_bench;
+  namespace sb = tcu::bench::scan;
   const std::string prog = "04_tcu_scan";
   tcu::CliParser cli(prog,
                      "Segmented inclusive/exclusive prefix sums of fp16 data on tensor cores — Dakkak et al.'s\n"
@@ -60,12 +61,18 @@ int main(int argc, char** argv) {
   cli.add_int("--segment-size", &segment_size, "elements per segment (default 256)", 1, std::int64_t(1) << 31);
   cli.add_string("--out", &out, "output type: fp16, fp32 or both (default both)", {"fp16", "fp32", "both"});
   cli.add_flag("--exclusive", &exclusive, "exclusive instead of inclusive scans");
-  cli.add_epilog(
+  std::string algos =
       "--sweep: segment sizes 2^4 … 2^16 at --n (Dakkak Fig. 12), plus the warp vs block table (Fig. 11).\n"
-      "Algorithms (--algo): scan16 (segments <= 16), scan256 (<= 256), scan256n, scan16n, scan256_block,\n"
-      "matmulscan, scan256_pipelined and scan256_pipelined_shfl (powers of two >= 16), auto (the API's\n"
-      "choice); baselines thrust_scan_by_key, cub_scan_by_key, cub_warp_scan, cub_block_scan.\n"
-      "Examples:\n"
+      "Algorithms (--algo), from the API's name table:\n";
+  for (tcu::ScanAlgorithm a : tcu::all_scan_algorithms())
+    algos += "  " + std::string(tcu::scan_algorithm_name(a)) + "  " + tcu::scan_algorithm_description(a) + "\n";
+  algos += "  " + std::string(tcu::scan_algorithm_name(tcu::ScanAlgorithm::automatic)) + "  the API's choice (" +
+           tcu::scan_algorithm_description(tcu::ScanAlgorithm::automatic) + ")\n";
+  algos += "Baselines (--algo):";
+  for (const std::string& b : sb::baseline_names()) algos += " " + b;
+  cli.add_epilog(
+      algos +
+      "\nExamples:\n"
       "  04_tcu_scan                                   every variant, segments of 256, n = 2^28\n"
       "  04_tcu_scan --sweep --csv segmented_scan.csv  the paper's sweep\n"
       "  04_tcu_scan --algo matmulscan --segment-size 1000 --exclusive --out fp32\n"
@@ -76,15 +83,10 @@ int main(int argc, char** argv) {
     return tcu::kExitUsage;
   }
 
-  tcu::ScanAlgo chosen;
-  if (!common.sweep && tcu::parse_scan_algo(common.algo, chosen) && segment_size > tcu::scan_algo_max_segment(chosen)) {
-    std::cerr << prog << ": --algo " << common.algo << " handles segments of at most "
-              << tcu::scan_algo_max_segment(chosen) << " elements (got --segment-size " << segment_size << ")\n";
-    return tcu::kExitUsage;
-  }
-  if (!common.sweep && tcu::parse_scan_algo(common.algo, chosen) && !tcu::scan_algo_supports(chosen, segment_size)) {
-    std::cerr << prog << ": --algo " << common.algo << " handles power-of-two segment sizes of 16 and more only"
-              << " (got --segment-size " << segment_size << ")\n";
+  if (const std::optional<tcu::ScanAlgorithm> chosen = tcu::parse_scan_algorithm(common.algo);
+      !common.sweep && chosen && !tcu::scan_algorithm_supports(*chosen, segment_size)) {
+    std::cerr << prog << ": --algo " << common.algo << " does not take --segment-size " << segment_size << " ("
+              << tcu::scan_algorithm_description(*chosen) << ")\n";
     return tcu::kExitUsage;
   }
 

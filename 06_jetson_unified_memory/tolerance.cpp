@@ -1,43 +1,21 @@
-// How far chapter 03's sum of n fp16 values (one segment) may be from the exact sum.
-//
-// The bound follows the structure chapter 03 documents (tcu_reduction.cuh, kernels/
-// reduction256n_efficient.cuh): from 256 elements on, the segment is cut into chunks, one per
-// warp, sized so that about SMs x 128 warps have work (at least 4096 elements, a multiple of
-// 2048); a warp adds 16-element column pieces of its chunk into V with chained MMAs (a chain
-// of chunk/16 additions per column), splits V into fp16 hi + lo (exact to 2^-22 of |V|),
-// adds the 16 columns with V·Pᵀ (16 more), and a second pass adds the chunks' fp32 partials
-// (a strided loop of ceil(chunks/256) plus an 8-level tree). Below 256 elements the strided
-// Reduction16N adds at most n values in a chain. Each level is charged 2u of fp32
-// (tcu::tolerance_for_accumulation), and the hi/lo split 2^-22 of sum |x|.
-#include <algorithm>
-#include <cmath>
+// How far chapter 03's sum of n fp16 values (one segment) may be from the exact sum: chapter
+// 03's own bound, tcu::reduce_error_bound, for what its automatic choice does with one segment
+// of n on a GPU of sm_count SMs — the same split into per-warp chunks (and second pass) that
+// its launchers use, so this tolerance cannot drift from the kernels. Each level is charged 2u
+// of fp32 times Σ|x| (as tcu::tolerance_for_accumulation does), plus 2^-22·Σ|x| per hi/lo split.
 #include <string>
 
+#include "03_tcu_reduction/tcu_reduction.cuh"
 #include "06_jetson_unified_memory/unified_memory.hpp"
-#include "common/segments.hpp"
 
 namespace tcu::unified_memory {
 
 Tolerance gpu_reduction_tolerance(std::int64_t n, int sm_count) {
-  constexpr std::int64_t kTileElems = 256, kMinChunk = 16 * kTileElems, kGranule = 8 * kTileElems;
-  std::int64_t depth = 0;
-  std::string how;
-  if (n < kTileElems) {
-    depth = n + 16;
-    how = "a chain of at most n + 16 additions";
-  } else {
-    const std::int64_t target_warps = std::int64_t(std::max(sm_count, 1)) * 128;
-    std::int64_t chunks = 1;
-    if (n > kMinChunk) chunks = std::min(target_warps, ceil_div(n, kMinChunk));
-    const std::int64_t chunk = ceil_div(ceil_div(n, chunks), kGranule) * kGranule;
-    chunks = ceil_div(n, chunk);
-    depth = chunk / 16 + 16 + 4 + ceil_div(chunks, 256) + 8;
-    how = "chunks of " + std::to_string(chunk) + " per warp, " + std::to_string(chunks) + " partials";
-  }
-  Tolerance t = tolerance_for_accumulation(static_cast<int>(std::min<std::int64_t>(depth, 1 << 30)),
-                                           NumType::fp32, NumType::fp32);
-  t.rel_to_magnitude += std::ldexp(1.0, -22);
-  t.rationale = "depth " + std::to_string(depth) + " in fp32 (" + how + ") + 2^-22 hi/lo split";
+  const ReduceErrorBound b = reduce_error_bound(ReduceAlgorithm::automatic, 1, n, sm_count);
+  Tolerance t = tolerance_for_accumulation(1, NumType::fp32, NumType::fp32);  // fp32 output: its underflow slack
+  t.rel_to_magnitude = b.rel_to_abs_sum;
+  t.abs += b.abs;
+  t.rationale = "depth " + std::to_string(b.depth) + " (chapter 03: " + b.rationale + ")";
   return t;
 }
 

@@ -17,7 +17,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$PWD/out}"
-ALL_CHAPTERS=(01_wmma_basics 02_gemm_variants 03_tcu_reduction 04_tcu_scan 06_jetson_unified_memory)
+ALL_CHAPTERS=(01_wmma_basics 02_gemm_variants 03_tcu_reduction 04_tcu_scan 05_block_grid 06_jetson_unified_memory)
 CHAPTERS=()
 STEPS="build,sanitize,bench"
 while [ $# -gt 0 ]; do

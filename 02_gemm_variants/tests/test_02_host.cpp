@@ -51,10 +51,10 @@ TEST_CASE("cpu_openmp at 1000^3 matches the FP64 reference") {
 }
 
 TEST_CASE("edge arithmetic: ceil_div and valid_in_chunk") {
-  CHECK(gm::ceil_div(1, 16) == 1);
-  CHECK(gm::ceil_div(16, 16) == 1);
-  CHECK(gm::ceil_div(17, 16) == 2);
-  CHECK(gm::ceil_div(8192, 128) == 64);
+  CHECK(tcu::ceil_div(1, 16) == 1);
+  CHECK(tcu::ceil_div(16, 16) == 1);
+  CHECK(tcu::ceil_div(17, 16) == 2);
+  CHECK(tcu::ceil_div(8192, 128) == 64);
   CHECK(gm::valid_in_chunk(0, 19, 8) == 8);
   CHECK(gm::valid_in_chunk(16, 19, 8) == 3);  // K = 19: the last chunk of a row holds 3 elements
   CHECK(gm::valid_in_chunk(24, 19, 8) == 0);  // entirely outside: zero-filled, nothing read

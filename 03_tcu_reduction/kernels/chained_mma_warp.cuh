@@ -10,15 +10,15 @@
 //           [1 … 1] · [  …        ] = [c0 … c15]               [c0 … c15] · [1 … 1] = [Σc … Σc]
 //           [  …  ]   [m240 … m255]   [   …    ]               [   …    ]   [  …  ]   [   …   ]
 //
-// C_R is an fp32 accumulator; as an operand it is split into two fp16 halves (tile_math.cuh).
+// C_R is an fp32 accumulator; as an operand it is split into two fp16 halves
+// (tc::mma_split_operand; where it does not split, row 0 is added with fp32 shuffles).
 // The input may be fp16 (the data) or fp32 (the partials of the recurrence: each tile is then
-// split into hi and lo tiles, two MMAs). kFp16Accumulate replicates the paper's fp16
+// split into hi and lo tiles, two MMAs). chained_warp_sum_fp16 replicates the paper's fp16
 // accumulators (and their overflow above 65504) for the accuracy study.
-#include "03_tcu_reduction/tile_math.cuh"
+#include "03_tcu_reduction/kernels/collapse.cuh"
+#include "common/tensor_core/split_tile.cuh"
 
-namespace tcu::reduction {
-
-using Acc16 = wmma::fragment<wmma::accumulator, kTile, kTile, kTile, __half>;
+namespace tcu::detail::reduce {
 
 // The constant fragments of a chained warp.
 struct ChainConstants {
@@ -27,21 +27,23 @@ struct ChainConstants {
 };
 
 __device__ __forceinline__ void load_chain_constants(ChainConstants& c, __half* scratch, int lane) {
-  load_constant(c.ones_a, ConstantMatrix::ones, scratch, lane);
-  load_constant(c.ones_b, ConstantMatrix::ones, scratch, lane);
+  tc::load_constant(c.ones_a, ConstantMatrix::ones, scratch, lane);
+  tc::load_constant(c.ones_b, ConstantMatrix::ones, scratch, lane);
 }
 
 // 8 fp32 values p[first + 8·lane …] times `scale`, zeros at and past len, split into fp16 hi
-// and lo pieces.
-__device__ __forceinline__ void load_float_piece_split(const float* p, long long len, long long first, int lane,
-                                                       float scale, staging::Piece& hi, staging::Piece& lo) {
-  __half h[8], l[8];
-  const long long at = first + lane * 8;
+// and lo pieces (tc::split_hi_lo; the caller's scale keeps every value within the split's
+// 2^15, see chained_warp_sum).
+__device__ __forceinline__ void load_float_piece_split(const float* p, std::int64_t len, std::int64_t first, int lane,
+                                                       float scale, tc::Piece& hi, tc::Piece& lo) {
+  alignas(16) __half h[8];
+  alignas(16) __half l[8];
+  const std::int64_t at = first + lane * 8;
 #pragma unroll
   for (int i = 0; i < 8; ++i) {
-    const float f = (at + i < len) ? p[at + i] * scale : 0.0f;
-    h[i] = __float2half_rn(f);
-    l[i] = __float2half_rn(f - __half2float(h[i]));
+    const tc::HiLo s = tc::split_hi_lo((at + i < len) ? p[at + i] * scale : 0.0f);
+    h[i] = s.hi;
+    l[i] = s.lo;
   }
   hi.v = *reinterpret_cast<const uint4*>(h);
   lo.v = *reinterpret_cast<const uint4*>(l);
@@ -49,14 +51,15 @@ __device__ __forceinline__ void load_float_piece_split(const float* p, long long
 
 // Σ p[first … first + R·256) ∩ [0, len), by one warp, in every lane. fp32 accumulation.
 template <class InT>
-__device__ float chained_warp_sum(const InT* p, long long len, long long first, int chain_length, WarpScratch& s,
+__device__ float chained_warp_sum(const InT* p, std::int64_t len, std::int64_t first, int chain_length, WarpScratch& s,
                                   const ChainConstants& k, int lane) {
   // fp32 inputs (partials) may exceed fp16's 65504: scale the warp's chunk by a power of two
   // (exact) so that its largest magnitude is below 2^14, and undo it on the total.
   float scale = 1.0f, unscale = 1.0f;
   if constexpr (sizeof(InT) != 2) {
     float m = 0.0f;
-    for (long long i = first + lane; i < first + static_cast<long long>(chain_length) * kTileElems && i < len; i += 32)
+    for (std::int64_t i = first + lane; i < first + static_cast<std::int64_t>(chain_length) * kTileElems && i < len;
+         i += 32)
       m = fmaxf(m, fabsf(p[i]));
 #pragma unroll
     for (int o = 16; o >= 1; o >>= 1) m = fmaxf(m, __shfl_xor_sync(kFullMask, m, o));
@@ -67,22 +70,22 @@ __device__ float chained_warp_sum(const InT* p, long long len, long long first, 
       unscale = ldexpf(1.0f, e - 14);
     }
   }
-  Acc c;
+  FragAcc c;
   wmma::fill_fragment(c, 0.0f);  // C_0 = 0
   for (int r = 0; r < chain_length; ++r) {
-    const long long t = first + static_cast<long long>(r) * kTileElems;
+    const std::int64_t t = first + static_cast<std::int64_t>(r) * kTileElems;
     if (t >= len) break;
     FragBRow m;
     if constexpr (sizeof(InT) == 2) {
-      staging::store_piece(s.tile, staging::load_contiguous(p, len, t, lane), lane);
+      tc::store_piece(s.tile, tc::load_contiguous<tc::Cache::read_only>(p, len, t, lane), lane);
       __syncwarp();
       wmma::load_matrix_sync(m, s.tile, kTile);
       wmma::mma_sync(c, k.ones_a, m, c);  // C_r = 1·M_r + C_{r−1}
     } else {
-      staging::Piece hi, lo;
+      tc::Piece hi, lo;
       load_float_piece_split(p, len, t, lane, scale, hi, lo);
-      staging::store_piece(s.hi, hi, lane);
-      staging::store_piece(s.lo, lo, lane);
+      tc::store_piece(s.hi, hi, lane);
+      tc::store_piece(s.lo, lo, lane);
       __syncwarp();
       wmma::load_matrix_sync(m, s.hi, kTile);
       wmma::mma_sync(c, k.ones_a, m, c);  // C_r = 1·M_r,hi + C_{r−1}
@@ -91,31 +94,25 @@ __device__ float chained_warp_sum(const InT* p, long long len, long long first, 
     }
     __syncwarp();
   }
-  // C_{R+1} = C_R·1, C_R split into fp16 halves; x[0] of the result is the total.
+  // C_{R+1} = C_R·1 = hi·1 + lo·1, C_R split into fp16 halves; x[0] of the result is the total.
   wmma::store_matrix_sync(s.v, c, kTile, wmma::mem_row_major);
   __syncwarp();
-  if (!split_tile_hi_lo(s.v, s.hi, s.lo, lane))
-    return sum16_shuffle(s.v, lane) * unscale;  // too large for fp16: row 0 = column sums, in fp32
-  FragA a;
-  Acc d;
+  FragAcc d;
   wmma::fill_fragment(d, 0.0f);
-  wmma::load_matrix_sync(a, s.hi, kTile);
-  wmma::mma_sync(d, a, k.ones_b, d);
-  wmma::load_matrix_sync(a, s.lo, kTile);
-  wmma::mma_sync(d, a, k.ones_b, d);
-  __syncwarp();
+  if (!tc::mma_split_operand(d, s.v, k.ones_b, s.hi, s.lo, lane))
+    return sum16_shuffle(s.v, lane) * unscale;  // does not split (> 2^15): row 0 = column sums, in fp32
   return d.x[0] * unscale;  // every element is the total
 }
 
 // Navarro's original: fp16 accumulators and fp16 results (overflows above 65504).
-__device__ inline __half chained_warp_sum_fp16(const __half* p, long long len, long long first, int chain_length,
+__device__ inline __half chained_warp_sum_fp16(const __half* p, std::int64_t len, std::int64_t first, int chain_length,
                                                WarpScratch& s, const ChainConstants& k, int lane) {
-  Acc16 c;
+  tc::FragAccHalf c;
   wmma::fill_fragment(c, __float2half(0.0f));
   for (int r = 0; r < chain_length; ++r) {
-    const long long t = first + static_cast<long long>(r) * kTileElems;
+    const std::int64_t t = first + static_cast<std::int64_t>(r) * kTileElems;
     if (t >= len) break;
-    staging::store_piece(s.tile, staging::load_contiguous(p, len, t, lane), lane);
+    tc::store_piece(s.tile, tc::load_contiguous<tc::Cache::read_only>(p, len, t, lane), lane);
     __syncwarp();
     FragBRow m;
     wmma::load_matrix_sync(m, s.tile, kTile);
@@ -125,7 +122,7 @@ __device__ inline __half chained_warp_sum_fp16(const __half* p, long long len, l
   wmma::store_matrix_sync(s.hi, c, kTile, wmma::mem_row_major);  // fp16 already: no split
   __syncwarp();
   FragA a;
-  Acc16 d;
+  tc::FragAccHalf d;
   wmma::fill_fragment(d, __float2half(0.0f));
   wmma::load_matrix_sync(a, s.hi, kTile);
   wmma::mma_sync(d, a, k.ones_b, d);  // C_{R+1} = C_R·1
@@ -148,4 +145,4 @@ __device__ __forceinline__ void block_atomic_add(float mine, float* warp_total, 
   __syncthreads();  // warp_total is reused by the next item
 }
 
-}  // namespace tcu::reduction
+}  // namespace tcu::detail::reduce

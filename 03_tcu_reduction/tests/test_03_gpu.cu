@@ -10,15 +10,15 @@
 #include <string>
 #include <vector>
 
-#include "03_tcu_reduction/baselines.cuh"
-#include "03_tcu_reduction/measurements.hpp"
+#include "03_tcu_reduction/bench/baselines.cuh"
+#include "03_tcu_reduction/bench/sweep.hpp"
 #include "03_tcu_reduction/tcu_reduction.cuh"
 #include "common/check.cuh"
 #include "common/device_buffer.cuh"
 #include "common/reference.hpp"
 #include "common/verify.hpp"
 
-namespace red = tcu::reduction;
+namespace red = tcu::bench::reduce;
 using tcu::Dist;
 
 namespace {
@@ -61,10 +61,7 @@ Outcome run_case(const red::SegmentedVariant& variant, std::int64_t ns, std::int
   TCU_CUDA_CHECK(cudaMemcpy(h.data(), in.data() + offset, n * sizeof(__half), cudaMemcpyDeviceToHost));
   std::vector<double> want, mag;
   tcu::reference_segmented_sum(h.data(), ns, s, want, mag);
-  const tcu::Tolerance tol =
-      dist == Dist::integers
-          ? tcu::exact_tolerance()
-          : tcu::tolerance_for_accumulation(red::error_depth(variant.name, s), tcu::NumType::fp32, tcu::NumType::fp32);
+  const tcu::Tolerance tol = dist == Dist::integers ? tcu::exact_tolerance() : red::variant_tolerance(variant, ns, s);
   o.fp64 = tcu::verify(o.got.data(), want.data(), mag.data(), o.got.size(), tol);
   return o;
 }
@@ -191,6 +188,42 @@ TEST_CASE("Reduction16 multi-segment: partial sums too large for fp16 are added 
         cudaSuccess);
 }
 
+TEST_CASE("partial sums above 2^15: the collapse steps take their fp32 path, results stay exact") {
+  // Integers of about 4000 (segments <= 1024) or 1000 (longer): a column of V (16 values of
+  // one tile, or more across a chain) passes 2^15, so V·Pᵀ, P·Q, C·1 and V·M cannot split it
+  // into fp16 hi + lo and add in fp32 instead; every partial stays an integer below 2^24, so
+  // every algorithm must give the exact sum.
+  red::CubTemp temp;
+  const auto variants = red::segmented_variants(temp);
+  for (std::int64_t s : {256, 1024, 4096}) {
+    const std::int64_t ns = 9;
+    std::vector<__half> h(static_cast<std::size_t>(ns * s));
+    for (std::size_t i = 0; i < h.size(); ++i)
+      h[i] = __float2half(s <= 1024 ? static_cast<float>(4000 - 2 * static_cast<int>(i % 3))
+                                    : static_cast<float>(1000 + 8 * static_cast<int>(i % 5)));
+    std::vector<double> want(static_cast<std::size_t>(ns), 0.0);
+    for (std::int64_t c = 0; c < ns; ++c)
+      for (std::int64_t j = 0; j < s; ++j) want[static_cast<std::size_t>(c)] += __half2float(h[c * s + j]);
+    tcu::DeviceBuffer<__half> in(h.size());
+    TCU_CUDA_CHECK(cudaMemcpy(in.data(), h.data(), h.size() * sizeof(__half), cudaMemcpyHostToDevice));
+    tcu::DeviceBuffer<float> out(static_cast<std::size_t>(ns));
+    for (const auto& v : variants) {
+      if (!v.tcu || !supports(v, s)) continue;
+      CAPTURE(v.name);
+      CAPTURE(s);
+      tcu::poison_device(out.data(), out.bytes());
+      REQUIRE(v.run(in.data(), out.data(), ns, s, 0) == cudaSuccess);
+      TCU_CUDA_CHECK(cudaDeviceSynchronize());
+      std::vector<float> got(static_cast<std::size_t>(ns));
+      out.copy_to_host(got.data(), got.size());
+      for (std::int64_t c = 0; c < ns; ++c) {
+        CAPTURE(c);
+        CHECK(static_cast<double>(got[static_cast<std::size_t>(c)]) == want[static_cast<std::size_t>(c)]);
+      }
+    }
+  }
+}
+
 TEST_CASE("integer inputs: every TCU algorithm equals CUB's segmented reduce bit for bit") {
   red::CubTemp temp;
   const auto variants = red::segmented_variants(temp);
@@ -198,7 +231,7 @@ TEST_CASE("integer inputs: every TCU algorithm equals CUB's segmented reduce bit
   for (const auto& v : variants)
     if (v.name == "cub_segmented_reduce") cub = &v;
   REQUIRE(cub != nullptr);
-  for (std::int64_t s : {3LL, 17LL, 32LL, 256LL, 1000LL}) {
+  for (std::int64_t s : {3, 17, 32, 256, 1000}) {
     const std::int64_t ns = 37;
     const Outcome want = run_case(*cub, ns, s, Dist::integers, 5, 1);
     for (const auto& v : variants) {
@@ -259,10 +292,11 @@ void check_one_segment(std::int64_t n, Dist dist, std::int64_t offset) {
   std::vector<__half> h(static_cast<std::size_t>(n));
   TCU_CUDA_CHECK(cudaMemcpy(h.data(), in.data() + offset, n * 2, cudaMemcpyDeviceToHost));
   const tcu::SumRef ref = tcu::reference_sum(h.data(), h.size());
-  const tcu::Tolerance tol =
-      dist == Dist::integers
-          ? tcu::exact_tolerance()
-          : tcu::tolerance_for_accumulation(red::error_depth("auto", n), tcu::NumType::fp32, tcu::NumType::fp32);
+  // The API's own bound for what it does with this shape (its real split of the segment).
+  const tcu::Tolerance tol = dist == Dist::integers
+                                 ? tcu::exact_tolerance()
+                                 : red::bound_tolerance(tcu::reduce_error_bound(tcu::ReduceAlgorithm::automatic, 1, n));
+  INFO(tol.rationale);
   const double d = ref.sum;
   const tcu::VerifyResult r = tcu::verify(&got, &d, &ref.abs_sum, 1, tol);
   INFO(r.summary());

@@ -8,13 +8,17 @@
 #include <limits>
 #include <vector>
 
-#include "03_tcu_reduction/cpu_models.hpp"
-#include "03_tcu_reduction/measurements.hpp"
+#include "03_tcu_reduction/bench/baselines.cuh"
+#include "03_tcu_reduction/bench/cpu_models.hpp"
+#include "03_tcu_reduction/bench/sweep.hpp"
+#include "03_tcu_reduction/kernels/launchers.hpp"
+#include "03_tcu_reduction/kernels/split_segments.hpp"
 #include "03_tcu_reduction/tcu_reduction.cuh"
 #include "common/data.cuh"
 #include "common/segments.hpp"
+#include "common/throughput.hpp"
 
-namespace cpu = tcu::reduction::cpu;
+namespace cpu = tcu::bench::reduce::cpu;
 
 namespace {
 
@@ -92,15 +96,21 @@ TEST_CASE("algorithm names round-trip; auto never picks itself; supported sizes"
   CHECK_FALSE(tcu::reduce_algorithm_supports(tcu::ReduceAlgorithm::reduction16, 17));
   CHECK(tcu::reduce_algorithm_supports(tcu::ReduceAlgorithm::reduction256, 256));
   CHECK_FALSE(tcu::reduce_algorithm_supports(tcu::ReduceAlgorithm::reduction256, 257));
-  for (std::int64_t s : {1LL, 3LL, 16LL, 17LL, 255LL, 256LL, 4097LL, 1LL << 30}) {
-    const tcu::ReduceAlgorithm a = tcu::reduce_algorithm_for(1, s);
+  for (std::int64_t s : {std::int64_t(1), std::int64_t(3), std::int64_t(16), std::int64_t(17), std::int64_t(255),
+                         std::int64_t(256), std::int64_t(4097), std::int64_t(1) << 30}) {
+    const tcu::ReduceAlgorithm a = tcu::choose_reduce_algorithm(1, s);
     CHECK(a != tcu::ReduceAlgorithm::automatic);
     CHECK(tcu::reduce_algorithm_supports(a, s));
   }
-  // every variant of the executable has a name and a finite error depth
-  for (const std::string& name : tcu::reduction::segmented_variant_names()) {
-    CHECK(tcu::reduction::error_depth(name, 1 << 20) > 0);
+  // every variant of the executable has a name and a finite, positive tolerance
+  tcu::bench::reduce::CubTemp temp;  // allocates nothing until a baseline runs
+  for (const tcu::bench::reduce::SegmentedVariant& v : tcu::bench::reduce::segmented_variants(temp)) {
+    CAPTURE(v.name);
+    const tcu::Tolerance t = tcu::bench::reduce::variant_tolerance(v, 7, 1 << 20);
+    CHECK(t.rel_to_magnitude > 0);
+    CHECK(std::isfinite(t.rel_to_magnitude));
   }
+  CHECK(tcu::bench::reduce::segmented_variant_names().size() == tcu::all_reduce_algorithms().size() - 1 + 1 + 4);
 }
 
 TEST_CASE("fp32 -> fp16 hi + lo split keeps ~22 bits (absolute 2^-25 where lo is subnormal)") {
@@ -139,7 +149,7 @@ TEST_CASE("CPU model: Reduction256 (P·A, then V·Pᵀ) and the two Reduction256
 }
 
 TEST_CASE("CPU model: Reduction16N strided and coalesced (Alg. 3) over sizes that are and are not multiples of 16") {
-  for (long long s : {1LL, 3LL, 16LL, 17LL, 48LL, 255LL, 256LL, 257LL, 1000LL, 4097LL}) {
+  for (std::int64_t s : {1, 3, 16, 17, 48, 255, 256, 257, 1000, 4097}) {
     for (tcu::Dist dist : {tcu::Dist::normal, tcu::Dist::integers}) {
       const auto x = data(dist, static_cast<std::size_t>(16 * s), 17 + s);
       const auto strided = cpu::reduction16n_strided(x, s);
@@ -158,14 +168,14 @@ TEST_CASE("CPU model: Reduction16N strided and coalesced (Alg. 3) over sizes tha
 }
 
 TEST_CASE("CPU model: Reduction16 multi-segment (V = Σ E_k·A_k, R = V·M) for segments of 16 … 2048") {
-  for (long long s = 16; s <= 2048; s *= 2) {
+  for (std::int64_t s = 16; s <= 2048; s *= 2) {
     for (tcu::Dist dist : {tcu::Dist::normal, tcu::Dist::uniform, tcu::Dist::integers}) {
       // 37 segments: the last round is partly past the array (zero padding)
-      const long long ns = 37;
+      const std::int64_t ns = 37;
       const auto x = data(dist, static_cast<std::size_t>(ns * s), 29 + s);
       const auto got = cpu::reduction16_multisegment(x, s);
-      REQUIRE(static_cast<long long>(got.size()) == ns);
-      for (long long c = 0; c < ns; ++c) {
+      REQUIRE(static_cast<std::int64_t>(got.size()) == ns);
+      for (std::int64_t c = 0; c < ns; ++c) {
         const double want = plain_sum(x, c * s, s), mag = abs_sum(x, c * s, s);
         CAPTURE(s);
         CAPTURE(c);
@@ -190,4 +200,116 @@ TEST_CASE("CPU model: chained MMAs (1·M chains, C·1 puts the total in every el
       check_close(got, plain_sum(x, 0, n), abs_sum(x, 0, n));
     }
   }
+}
+
+namespace {
+namespace r = tcu::detail::reduce;
+constexpr int kH100Sms = 132;
+}  // namespace
+
+TEST_CASE("split_segments: at most one chunk per 16 tiles, multiples of the granule, covering the segment") {
+  for (int sms : {1, 8, kH100Sms}) {
+    for (std::int64_t granule : {r::kInefficientGranule, r::kEfficientGranule}) {
+      for (std::int64_t ns : {std::int64_t(1), std::int64_t(7), std::int64_t(1000), std::int64_t(1) << 20}) {
+        for (std::int64_t s : {std::int64_t(1), std::int64_t(4096), std::int64_t(4097), std::int64_t(1000003),
+                               std::int64_t(1) << 28}) {
+          CAPTURE(sms);
+          CAPTURE(granule);
+          CAPTURE(ns);
+          CAPTURE(s);
+          const r::SplitPlan p = r::split_segments(ns, s, granule, sms);
+          CHECK(p.chunk % granule == 0);
+          CHECK(p.chunks_per_segment >= 1);
+          CHECK(p.chunks_per_segment * p.chunk >= s);          // the chunks cover the segment …
+          CHECK((p.chunks_per_segment - 1) * p.chunk < s);     // … and none is empty
+          CHECK(p.chunks_per_segment <= std::max<std::int64_t>(1, (s + r::kMinChunk - 1) / r::kMinChunk));
+          if (p.chunks_per_segment > 1 && granule == r::kEfficientGranule) CHECK(p.chunk >= r::kMinChunk);
+          // never more warps than the target once a segment is cut
+          if (p.chunks_per_segment > 1) CHECK(ns * p.chunks_per_segment <= sms * r::kTargetWarpsPerSm + ns);
+        }
+      }
+    }
+  }
+  // one whole array on an H100: 245 chunks of 4096 for a million elements, 2^14 chunks of 2^14 for 2^28
+  CHECK(r::split_segments(1, 1000003, r::kEfficientGranule, kH100Sms).chunk == 4096);
+  CHECK(r::split_segments(1, 1000003, r::kEfficientGranule, kH100Sms).chunks_per_segment == 245);
+  CHECK(r::split_segments(1, std::int64_t(1) << 28, r::kEfficientGranule, kH100Sms).chunk == 16384);
+  CHECK(r::split_segments(1, std::int64_t(1) << 28, r::kEfficientGranule, kH100Sms).chunks_per_segment == 16384);
+  // many segments: no split
+  CHECK(r::split_segments(1 << 20, 4097, r::kEfficientGranule, kH100Sms).chunks_per_segment == 1);
+}
+
+TEST_CASE("choose_reduce_algorithm: the crossovers, block level only with two segments per SM") {
+  using tcu::ReduceAlgorithm;
+  CHECK(tcu::choose_reduce_algorithm(100, 16, kH100Sms) == ReduceAlgorithm::reduction16_multisegment);
+  CHECK(tcu::choose_reduce_algorithm(100, 512, kH100Sms) == ReduceAlgorithm::reduction16_multisegment);
+  CHECK(tcu::choose_reduce_algorithm(100, 7, kH100Sms) == ReduceAlgorithm::reduction16);
+  CHECK(tcu::choose_reduce_algorithm(100, 1000, kH100Sms) == ReduceAlgorithm::reduction16n_strided);
+  CHECK(tcu::choose_reduce_algorithm(100, 1024, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
+  CHECK(tcu::choose_reduce_algorithm(2 * kH100Sms, 65536, kH100Sms) == ReduceAlgorithm::reduction256n_block);
+  CHECK(tcu::choose_reduce_algorithm(2 * kH100Sms - 1, 65536, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
+  CHECK(tcu::choose_reduce_algorithm(1, std::int64_t(1) << 30, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
+}
+
+TEST_CASE("reduce_error_bound follows the library's own chunking") {
+  using tcu::ReduceAlgorithm;
+  // One segment of 1000003 on an H100: 245 chunks of 4096 (16 tiles: a chain of 256 per
+  // column), V·Pᵀ (32), the block-wide second pass over 245 partials (1 + 10).
+  const tcu::ReduceErrorBound prime = tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1, 1000003, kH100Sms);
+  CHECK(prime.depth == 256 + 32 + 11);
+  CHECK(prime.rationale.find("reduction256n_efficient") != std::string::npos);
+  CHECK(prime.rationale.find("chunks of 4096") != std::string::npos);
+  CHECK(prime.rel_to_abs_sum == doctest::Approx(2.0 * prime.depth * std::ldexp(1.0, -24) + std::ldexp(1.0, -22)));
+  // 2^28: 16384 chunks of 16384 (64 tiles), second pass 64 + 10.
+  const tcu::ReduceErrorBound large = tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1, std::int64_t(1) << 28,
+                                                              kH100Sms);
+  CHECK(large.depth == 64 * 16 + 32 + 74);
+  // The depth is the chain along the real chunk, for every shape and both split kernels.
+  for (std::int64_t ns : {std::int64_t(1), std::int64_t(7), std::int64_t(4096)}) {
+    for (std::int64_t s : {std::int64_t(1024), std::int64_t(4097), std::int64_t(65536), std::int64_t(1) << 24}) {
+      CAPTURE(ns);
+      CAPTURE(s);
+      const r::SplitPlan pe = r::split_segments(ns, s, r::kEfficientGranule, kH100Sms);
+      const std::int64_t tiles = (std::min(pe.chunk, s) + 255) / 256;
+      const tcu::ReduceErrorBound e = tcu::reduce_error_bound(ReduceAlgorithm::reduction256n_efficient, ns, s, kH100Sms);
+      CHECK(e.depth >= 16 * tiles + 32);
+      CHECK(e.depth <= 16 * tiles + 32 + (pe.chunks_per_segment + 255) / 256 + 10);
+      const r::SplitPlan pi = r::split_segments(ns, s, r::kInefficientGranule, kH100Sms);
+      const tcu::ReduceErrorBound i =
+          tcu::reduce_error_bound(ReduceAlgorithm::reduction256n_inefficient, ns, s, kH100Sms);
+      CHECK(i.depth >= 16 + 32 * ((std::min(pi.chunk, s) + 255) / 256));
+    }
+  }
+  // Monotone in n for one segment from 1024 on (always the split work-efficient 256N), and
+  // fewer SMs mean longer chunks, a looser bound.
+  tcu::ReduceErrorBound prev = tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1, 1024, kH100Sms);
+  for (std::int64_t n = 1024; n <= (std::int64_t(1) << 31); n = n * 5 / 4 + 1) {
+    CAPTURE(n);
+    const tcu::ReduceErrorBound b = tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1, n, kH100Sms);
+    CHECK(b.depth >= prev.depth);
+    CHECK(b.rel_to_abs_sum >= prev.rel_to_abs_sum);
+    CHECK(tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1, n, 8).rel_to_abs_sum >= b.rel_to_abs_sum);
+    prev = b;
+  }
+  // Every algorithm: a finite, positive bound that names it; the fp32 ones below 1e-3 here.
+  for (tcu::ReduceAlgorithm a : tcu::all_reduce_algorithms()) {
+    for (std::int64_t s : {std::int64_t(1), std::int64_t(16), std::int64_t(256), std::int64_t(4097),
+                           std::int64_t(1) << 20}) {
+      if (!tcu::reduce_algorithm_supports(a, s)) continue;
+      CAPTURE(tcu::reduce_algorithm_name(a));
+      CAPTURE(s);
+      const tcu::ReduceErrorBound b = tcu::reduce_error_bound(a, 3, s, kH100Sms);
+      CHECK(b.depth >= 16);
+      CHECK(b.rel_to_abs_sum > 0);
+      CHECK(b.rationale.find(tcu::reduce_algorithm_name(a)) == 0);
+      if (a != ReduceAlgorithm::chained_mma_fp16_accumulate && a != ReduceAlgorithm::reduction16n_strided &&
+          a != ReduceAlgorithm::reduction16n_coalesced)
+        CHECK(b.rel_to_abs_sum < 1e-3);
+    }
+  }
+  // Short segments: one MMA (Reduction16), or the multi-segment V·M, no split for 16.
+  CHECK(tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1000, 7, kH100Sms).depth == 16);
+  CHECK(tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1000, 16, kH100Sms).rel_to_abs_sum ==
+        doctest::Approx(2.0 * 16 * std::ldexp(1.0, -24)));
+  CHECK(tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1000, 256, kH100Sms).depth == 16 + 32);
 }

@@ -1,7 +1,8 @@
 // Chapter 04, GPU tests: every algorithm, inclusive and exclusive, fp16 and fp32 outputs,
 // against the FP64 reference (derived tolerances) and against Thrust, over the listed segment
 // sizes and counts, unaligned pointers, integer inputs bit for bit, the baselines, and the
-// argument checks. Outputs are poisoned (NaN) before every run, so an unwritten element fails.
+// argument checks, and the fp32 fallback of the hi/lo split (values above 2^15). Outputs are
+// poisoned (NaN) before every run, so an unwritten element fails.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -9,22 +10,30 @@
 #include <string>
 #include <vector>
 
-#include "04_tcu_scan/scan_bench.hpp"
+#include "04_tcu_scan/bench/scan_bench.hpp"
 #include "04_tcu_scan/tcu_scan.cuh"
 #include "common/check.cuh"
 #include "common/device_buffer.cuh"
 #include "common/reference.hpp"
 #include "common/verify.hpp"
 
-namespace sb = tcu::scan_bench;
+namespace sb = tcu::bench::scan;
+using tcu::ScanAlgorithm;
 
 namespace {
 
-const std::vector<std::string> kTcuAlgos = {"scan16",        "scan256",    "scan256n",          "scan16n",
-                                            "scan256_block", "matmulscan", "scan256_pipelined",
-                                            "scan256_pipelined_shfl", "auto"};
-const std::vector<std::string> kBaselines = {"thrust_scan_by_key", "cub_scan_by_key", "cub_warp_scan",
-                                             "cub_block_scan"};
+std::string name_of(ScanAlgorithm a) { return tcu::scan_algorithm_name(a); }
+
+// Every tensor-core algorithm of the API's name table, and its automatic choice.
+const std::vector<std::string> kTcuAlgos = [] {
+  std::vector<std::string> v;
+  for (ScanAlgorithm a : tcu::all_scan_algorithms()) v.push_back(name_of(a));
+  v.push_back(name_of(ScanAlgorithm::automatic));
+  return v;
+}();
+const std::vector<std::string>& kBaselines = sb::baseline_names();
+const std::vector<std::string> kPipelined = {name_of(ScanAlgorithm::scan256_pipelined),
+                                             name_of(ScanAlgorithm::scan256_pipelined_shfl)};
 const std::vector<std::int64_t> kSizes = {1, 3, 16, 17, 48, 255, 256, 257, 1000, 4097};
 
 template <class OutT>
@@ -42,7 +51,7 @@ std::vector<OutT> run_on_device(const std::string& name, bool inclusive, std::in
   tcu::DeviceBuffer<OutT> d_out(n + 8);
   tcu::fill_device(d_in.data() + in_off, n, dist, seed);
   tcu::poison_device(d_out.data(), d_out.bytes());
-  tcu::scan_baselines::Scratch scratch;
+  sb::Scratch scratch;
   sb::run_variant(name, inclusive, d_in.data() + in_off, d_out.data() + out_off, segs, size, scratch);
   TCU_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<OutT> h(n + 8);
@@ -125,7 +134,7 @@ TEST_CASE("every algorithm, inclusive and exclusive, listed sizes and counts 0, 
 // walk, a round that ends inside the array, inclusive and exclusive, integers bit for bit,
 // unaligned pointers.
 TEST_CASE("scan256_pipelined(_shfl): power-of-two segments 16 ... 8192, counts, integers, unaligned pointers") {
-  for (const std::string name : {"scan256_pipelined", "scan256_pipelined_shfl"}) {
+  for (const std::string& name : kPipelined) {
   for (std::int64_t size = 16; size <= 8192; size *= 2)
     for (bool inclusive : {true, false}) {
       for (std::int64_t segs : {std::int64_t{0}, std::int64_t{1}, std::int64_t{7}})
@@ -142,15 +151,15 @@ TEST_CASE("scan256_pipelined(_shfl): power-of-two segments 16 ... 8192, counts, 
   }
   tcu::DeviceBuffer<__half> d_in(64);
   tcu::DeviceBuffer<float> d_out(64);
-  CHECK(tcu::segmented_scan_sum(tcu::ScanAlgo::scan256_pipelined, true, d_in.data(), d_out.data(), 1, 48) ==
+  CHECK(tcu::segmented_inclusive_scan_sum(ScanAlgorithm::scan256_pipelined, d_in.data(), d_out.data(), 1, 48) ==
         cudaErrorInvalidValue);
-  CHECK(tcu::segmented_scan_sum(tcu::ScanAlgo::scan256_pipelined_shfl, false, d_in.data(), d_out.data(), 1, 24) ==
+  CHECK(tcu::segmented_exclusive_scan_sum(ScanAlgorithm::scan256_pipelined_shfl, d_in.data(), d_out.data(), 1, 24) ==
         cudaErrorInvalidValue);
   CHECK(cudaGetLastError() == cudaSuccess);
 }
 
 TEST_CASE("scan256_pipelined(_shfl): many segments (several rounds per warp) vs Thrust [large]") {
-  for (const std::string name : {"scan256_pipelined", "scan256_pipelined_shfl"})
+  for (const std::string& name : kPipelined)
   for (std::int64_t size : {32, 512, 4096})
     for (bool inclusive : {true, false}) {
       check_against_thrust<__half>(name, inclusive, (1 << 21) / size + 1, size, tcu::Dist::uniform, 86);
@@ -212,8 +221,10 @@ TEST_CASE("unaligned pointers, every offset pair [large]") {
 
 TEST_CASE("segments longer than a block's piece (carried across pieces) and random sizes [large]") {
   for (const std::string& name :
-       std::vector<std::string>{"scan256n", "scan16n", "scan256_block", "matmulscan", "scan256_pipelined",
-                                "scan256_pipelined_shfl", "auto"})
+       std::vector<std::string>{name_of(ScanAlgorithm::scan256n), name_of(ScanAlgorithm::scan16n),
+                                name_of(ScanAlgorithm::scan256_block), name_of(ScanAlgorithm::matmulscan),
+                                name_of(ScanAlgorithm::scan256_pipelined),
+                                name_of(ScanAlgorithm::scan256_pipelined_shfl), name_of(ScanAlgorithm::automatic)})
     for (std::int64_t size : {8191, 8192, 12289}) {
       if (!sb::variant_supports(name, size)) continue;
       check_against_fp64<float>(name, true, 2, size, tcu::Dist::uniform, 41);
@@ -255,8 +266,14 @@ TEST_CASE("public API: inclusive and exclusive, both output types, zero segments
   CHECK(tcu::segmented_inclusive_scan_sum(d_in.data(), d_out.data(), 10, 0) == cudaErrorInvalidValue);
   CHECK(tcu::segmented_exclusive_scan_sum(d_in.data(), d_out.data(), -1, 10) == cudaErrorInvalidValue);
   CHECK(tcu::segmented_exclusive_scan_sum<float>(nullptr, d_out.data(), 1, 10) == cudaErrorInvalidValue);
-  CHECK(tcu::segmented_scan_sum(tcu::ScanAlgo::scan16, true, d_in.data(), d_out.data(), 1, 17) ==
+  CHECK(tcu::segmented_inclusive_scan_sum(ScanAlgorithm::scan16, d_in.data(), d_out.data(), 1, 17) ==
         cudaErrorInvalidValue);
+  // The explicit overloads run what they name: scan256 on 10 × 100, bit-exact with integers.
+  tcu::poison_device(d_out.data(), d_out.bytes());
+  REQUIRE(tcu::segmented_exclusive_scan_sum(ScanAlgorithm::scan256, d_in.data(), d_out.data(), 10, 100) ==
+          cudaSuccess);
+  d_out.copy_to_host(h.data(), 1000);
+  CHECK(sb::verify_segments(h.data(), 0, 10, 100, false, tcu::Dist::integers, 61, tcu::exact_tolerance()).pass);
   CHECK(cudaGetLastError() == cudaSuccess);  // nothing was launched, no error left behind
   // A stream works like the default one.
   cudaStream_t s;
@@ -277,4 +294,80 @@ TEST_CASE("large counts: every algorithm at 2^22 elements, and few huge segments
       check_against_fp64<__half>(name, true, (1 << 22) / size, size, tcu::Dist::normal, 71);
       check_against_fp64<float>(name, false, (1 << 22) / size, size, tcu::Dist::uniform, 72);
     }
+}
+
+// The shared split policy (common/tensor_core/split.hpp): an fp32 value becomes an fp16 hi + lo
+// operand only while |v| <= 2^15; above, the kernel finishes that product in fp32 on the CUDA
+// cores. Inputs of 1000 … 4000 (integers, exact in fp16) make L·A's column sums of up to 15
+// rows reach 60000, a 256-element tile total reach 10^6 and MatMulScan's partial sums likewise:
+// every kernel with a split takes its fallback on these tiles (and the hi/lo split on the tiles
+// of the small-valued segments next to them, in the same launch). fp32 outputs of integer sums
+// below 2^24 are exact, so they must equal the FP64 reference bit for bit. (fp16 outputs would
+// overflow 65504.)
+namespace {
+
+// Segments of integers scale · (1 … 4), every third segment small integers in [-4, 4].
+std::vector<__half> large_integer_data(std::int64_t segs, std::int64_t size, std::uint64_t seed, double scale) {
+  std::vector<__half> x(static_cast<std::size_t>(segs * size));
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const std::uint64_t h = tcu::splitmix64(seed ^ i);
+    const bool large = (static_cast<std::int64_t>(i) / size) % 3 != 1;  // every third segment small
+    const double v = large ? scale * static_cast<double>(1 + h % 4) : static_cast<double>(h % 9) - 4.0;
+    x[i] = tcu::from_double<__half>(v);
+  }
+  return x;
+}
+
+void check_large_integers(ScanAlgorithm algorithm, bool inclusive, std::int64_t segs, std::int64_t size,
+                          std::uint64_t seed, double scale = 1000.0) {
+  CAPTURE(tcu::scan_algorithm_name(algorithm));
+  CAPTURE(inclusive);
+  CAPTURE(segs);
+  CAPTURE(size);
+  const std::vector<__half> x = large_integer_data(segs, size, seed, scale);
+  const std::size_t n = x.size();
+  tcu::DeviceBuffer<__half> d_in(n);
+  tcu::DeviceBuffer<float> d_out(n);
+  d_in.copy_from_host(x.data(), n);
+  tcu::poison_device(d_out.data(), d_out.bytes());
+  const cudaError_t e =
+      inclusive ? tcu::segmented_inclusive_scan_sum(algorithm, d_in.data(), d_out.data(), segs, size)
+                : tcu::segmented_exclusive_scan_sum(algorithm, d_in.data(), d_out.data(), segs, size);
+  REQUIRE(e == cudaSuccess);
+  TCU_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<float> got(n);
+  d_out.copy_to_host(got.data(), n);
+  std::vector<double> ref, mag;
+  tcu::reference_segmented_scan(x.data(), segs, size, inclusive, ref, mag);
+  std::size_t bad = 0, first_bad = n;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(static_cast<double>(got[i]) == ref[i])) {
+      if (bad++ == 0) first_bad = i;
+    }
+  const std::string first = bad == 0 ? std::string("none")
+                                     : std::to_string(first_bad) + ": got " + std::to_string(got[first_bad]) +
+                                           ", want " + std::to_string(ref[first_bad]);
+  INFO("mismatches: " << bad << ", the first at " << first);
+  CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE("split fallback: values above 2^15 are finished in fp32, bit-exact (every kernel with a split)") {
+  // Largest prefix: 1024 · 4000, far below 2^24, so every fp32 sum is exact (even a carry in
+  // an MMA accumulator, Scan256N's, whose additions truncate below the running sum's ulp).
+  const ScanAlgorithm with_split[] = {ScanAlgorithm::scan256, ScanAlgorithm::scan256n, ScanAlgorithm::scan256_block,
+                                      ScanAlgorithm::matmulscan, ScanAlgorithm::scan256_pipelined,
+                                      ScanAlgorithm::automatic};
+  for (ScanAlgorithm a : with_split)
+    for (bool inclusive : {true, false})
+      for (std::int64_t size : {200, 256, 1024}) {
+        if (!tcu::scan_algorithm_supports(a, size)) continue;
+        check_large_integers(a, inclusive, 7, size, 90 + static_cast<std::uint64_t>(size));
+      }
+  // Longer than a slab (4096, carried across slabs): 500 … 2000, so that sums stay below 2^24;
+  // tile totals and MatMulScan's partial sums still pass 2^15.
+  for (ScanAlgorithm a : {ScanAlgorithm::scan256n, ScanAlgorithm::scan256_block, ScanAlgorithm::matmulscan,
+                          ScanAlgorithm::automatic})
+    for (bool inclusive : {true, false}) check_large_integers(a, inclusive, 3, 6000, 97, 500.0);
 }

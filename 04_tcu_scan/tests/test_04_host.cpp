@@ -5,13 +5,15 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
-#include "04_tcu_scan/scan_model.hpp"
+#include "04_tcu_scan/bench/scan_model.hpp"
 #include "04_tcu_scan/tcu_scan.cuh"
 #include "common/data.cuh"
 
-namespace sm = tcu::scan_model;
+namespace sm = tcu::bench::scan;
 
 namespace {
 
@@ -38,8 +40,8 @@ TEST_CASE("model: Scan16 = A·U scans every row of 16") {
 }
 
 TEST_CASE("model: U and L as drawn (the text's definitions are the transposes: the erratum)") {
-  const auto u = sm::constant(tcu::wmma_basics::ConstantMatrix::U);
-  const auto l = sm::constant(tcu::wmma_basics::ConstantMatrix::L);
+  const auto u = sm::constant(tcu::tc::ConstantMatrix::U);
+  const auto l = sm::constant(tcu::tc::ConstantMatrix::L);
   CHECK(u[0 * 16 + 15] == 1.0);  // U[k][j] = 1 iff k <= j: row 0 is all ones
   CHECK(u[15 * 16 + 0] == 0.0);
   CHECK(l[15 * 16 + 0] == 1.0);  // L[i][k] = 1 iff k < i: strictly lower
@@ -54,7 +56,7 @@ TEST_CASE("model: U and L as drawn (the text's definitions are the transposes: t
 
 TEST_CASE("model: L·A is the exclusive scan of every column; (L·A)·1 the rows before each row") {
   const auto a = int_data(256, 4);
-  const auto la = sm::matmul(sm::constant(tcu::wmma_basics::ConstantMatrix::L), a);
+  const auto la = sm::matmul(sm::constant(tcu::tc::ConstantMatrix::L), a);
   for (int c = 0; c < 16; ++c) {
     double acc = 0;
     for (int r = 0; r < 16; ++r) {
@@ -62,7 +64,7 @@ TEST_CASE("model: L·A is the exclusive scan of every column; (L·A)·1 the rows
       acc += a[r * 16 + c];
     }
   }
-  const auto la1 = sm::matmul(la, sm::constant(tcu::wmma_basics::ConstantMatrix::ones));
+  const auto la1 = sm::matmul(la, sm::constant(tcu::tc::ConstantMatrix::ones));
   double before = 0;
   for (int r = 0; r < 16; ++r) {
     for (int c = 0; c < 16; ++c) CHECK(la1[r * 16 + c] == before);
@@ -75,6 +77,27 @@ TEST_CASE("model: Scan256 = A·U + (L·A)·1 is the prefix sum of the row-major 
     const auto a = int_data(256, seed);
     CHECK(sm::scan256(a) == sm::prefix_sum(a));
   }
+}
+
+TEST_CASE("model: Scan256 with the shared split policy: hi/lo below 2^15, the fp32 row sums above, both exact") {
+  // Small integers: L·A stays far below 2^15 and splits.
+  for (int rows_per_segment : {2, 16}) {
+    const auto a = int_data(256, 40 + rows_per_segment);
+    bool fallback = true;
+    // One segment per rows_per_segment rows: the prefix sums restart every 16·rows_per_segment elements.
+    CHECK(sm::scan256_split(a, rows_per_segment, &fallback) == row_prefix(a, 16 * rows_per_segment));
+    CHECK_FALSE(fallback);
+  }
+  // Integers of 1000 … 4000 (exact in fp16): the column sums of up to 15 rows reach 60000 > 2^15,
+  // so the split refuses and (L·A)·1 is summed in fp32 — still exact for integers.
+  std::vector<double> big(256);
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = 1000.0 * static_cast<double>(1 + i % 4);
+  bool fallback = false;
+  const auto got = sm::scan256_split(big, 16, &fallback);
+  CHECK(fallback);
+  CHECK(got == sm::prefix_sum(big));
+  CHECK(tcu::tc::splits(32768.0f));
+  CHECK_FALSE(tcu::tc::splits(32769.0f));
 }
 
 TEST_CASE("model: Scan256N carries the scalar in C") {
@@ -130,29 +153,48 @@ TEST_CASE("MatMulScan s = 16: the counts the chapter prints") {
 }
 
 TEST_CASE("algorithm names, limits and the choice by segment size") {
-  tcu::ScanAlgo a;
-  for (auto x : {tcu::ScanAlgo::automatic, tcu::ScanAlgo::scan16, tcu::ScanAlgo::scan256, tcu::ScanAlgo::scan256n,
-                 tcu::ScanAlgo::scan16n, tcu::ScanAlgo::scan256_block, tcu::ScanAlgo::matmulscan,
-                 tcu::ScanAlgo::scan256_pipelined, tcu::ScanAlgo::scan256_pipelined_shfl}) {
-    REQUIRE(tcu::parse_scan_algo(tcu::scan_algo_name(x), a));
-    CHECK(a == x);
+  using tcu::ScanAlgorithm;
+  const std::vector<ScanAlgorithm> all = tcu::all_scan_algorithms();
+  CHECK(all.size() == 8);
+  CHECK(all.front() == ScanAlgorithm::scan16);  // lesson order, automatic left out
+  CHECK(all.back() == ScanAlgorithm::scan256_pipelined_shfl);
+  std::vector<ScanAlgorithm> with_auto = all;
+  with_auto.push_back(ScanAlgorithm::automatic);
+  for (ScanAlgorithm x : with_auto) {
+    const std::optional<ScanAlgorithm> a = tcu::parse_scan_algorithm(tcu::scan_algorithm_name(x));
+    REQUIRE(a.has_value());
+    CHECK(*a == x);
+    CHECK(std::string(tcu::scan_algorithm_description(x)).size() > 10);
   }
-  CHECK_FALSE(tcu::parse_scan_algo("scan17", a));
-  CHECK(tcu::scan_algo_max_segment(tcu::ScanAlgo::scan16) == 16);
-  CHECK(tcu::scan_algo_max_segment(tcu::ScanAlgo::scan256) == 256);
+  CHECK(tcu::scan_algorithm_name(ScanAlgorithm::automatic) == std::string("auto"));
+  CHECK(tcu::parse_scan_algorithm("automatic") == ScanAlgorithm::automatic);
+  CHECK_FALSE(tcu::parse_scan_algorithm("scan17").has_value());
+  CHECK(tcu::scan_algorithm_supports(ScanAlgorithm::scan16, 16));
+  CHECK_FALSE(tcu::scan_algorithm_supports(ScanAlgorithm::scan16, 17));
+  CHECK(tcu::scan_algorithm_supports(ScanAlgorithm::scan256, 256));
+  CHECK_FALSE(tcu::scan_algorithm_supports(ScanAlgorithm::scan256, 257));
+  for (ScanAlgorithm x : with_auto) CHECK_FALSE(tcu::scan_algorithm_supports(x, 0));
   for (std::int64_t s : {1, 16, 17, 256, 257, 4096, 1 << 20})
-    for (bool fp32 : {false, true}) CHECK(tcu::scan_algo_supports(tcu::choose_scan_algo(s, fp32), s));
-  CHECK(tcu::scan_algo_supports(tcu::ScanAlgo::scan256_pipelined, 16));
-  CHECK(tcu::scan_algo_supports(tcu::ScanAlgo::scan256_pipelined, 1 << 20));
-  CHECK_FALSE(tcu::scan_algo_supports(tcu::ScanAlgo::scan256_pipelined, 8));
-  CHECK_FALSE(tcu::scan_algo_supports(tcu::ScanAlgo::scan256_pipelined, 257));
-  CHECK(tcu::scan_algo_supports(tcu::ScanAlgo::scan256_pipelined_shfl, 4096));
-  CHECK_FALSE(tcu::scan_algo_supports(tcu::ScanAlgo::scan256_pipelined_shfl, 4097));
-  CHECK(tcu::choose_scan_algo(16, false) == tcu::ScanAlgo::scan16);
-  CHECK(tcu::choose_scan_algo(4096, true) == tcu::ScanAlgo::scan256_pipelined_shfl);
-  CHECK(tcu::choose_scan_algo(4096, false) == tcu::ScanAlgo::scan256_pipelined_shfl);
-  CHECK(tcu::choose_scan_algo(4097, true) == tcu::ScanAlgo::scan256_block);  // accuracy first for fp32
-  CHECK(tcu::choose_scan_algo(1 << 17, false) == tcu::ScanAlgo::scan256_block);
+    for (bool fp32 : {false, true}) {
+      const ScanAlgorithm c = tcu::choose_scan_algorithm(1000, s, fp32);
+      CHECK(c != ScanAlgorithm::automatic);
+      CHECK(tcu::scan_algorithm_supports(c, s));
+    }
+  CHECK(tcu::scan_algorithm_supports(tcu::ScanAlgorithm::scan256_pipelined, 16));
+  CHECK(tcu::scan_algorithm_supports(tcu::ScanAlgorithm::scan256_pipelined, 1 << 20));
+  CHECK_FALSE(tcu::scan_algorithm_supports(tcu::ScanAlgorithm::scan256_pipelined, 8));
+  CHECK_FALSE(tcu::scan_algorithm_supports(tcu::ScanAlgorithm::scan256_pipelined, 257));
+  CHECK(tcu::scan_algorithm_supports(tcu::ScanAlgorithm::scan256_pipelined_shfl, 4096));
+  CHECK_FALSE(tcu::scan_algorithm_supports(tcu::ScanAlgorithm::scan256_pipelined_shfl, 4097));
+  CHECK(tcu::choose_scan_algorithm(1, 16, false) == ScanAlgorithm::scan16);
+  CHECK(tcu::choose_scan_algorithm(1, 4096, true) == ScanAlgorithm::scan256_pipelined_shfl);
+  CHECK(tcu::choose_scan_algorithm(1, 4096, false) == ScanAlgorithm::scan256_pipelined_shfl);
+  CHECK(tcu::choose_scan_algorithm(1, 4097, true) == ScanAlgorithm::scan256_block);  // accuracy first for fp32
+  CHECK(tcu::choose_scan_algorithm(1, 1 << 17, false) == ScanAlgorithm::scan256_block);
+  CHECK(tcu::choose_scan_algorithm(1, 200, false) == ScanAlgorithm::scan256);
+  CHECK(tcu::choose_scan_algorithm(1, 300, false) == ScanAlgorithm::scan16n);
+  CHECK(tcu::choose_scan_algorithm(1, 300, true) == ScanAlgorithm::scan256_block);
+  CHECK(tcu::choose_scan_algorithm(1, 1000, false) == ScanAlgorithm::scan256n);
 }
 
 TEST_CASE("API: invalid arguments return cudaErrorInvalidValue before touching the GPU") {
@@ -166,8 +208,10 @@ TEST_CASE("API: invalid arguments return cudaErrorInvalidValue before touching t
         cudaErrorInvalidValue);
   CHECK(tcu::segmented_inclusive_scan_sum(in + 0, reinterpret_cast<float*>(std::uintptr_t{514}), 4, 16) ==
         cudaErrorInvalidValue);  // a float pointer that is not 4-byte aligned
-  CHECK(tcu::segmented_scan_sum(tcu::ScanAlgo::scan16, true, in, out, 4, 17) == cudaErrorInvalidValue);
-  CHECK(tcu::segmented_scan_sum(tcu::ScanAlgo::scan256, false, in, out, 4, 257) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_inclusive_scan_sum(tcu::ScanAlgorithm::scan16, in, out, 4, 17) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_exclusive_scan_sum(tcu::ScanAlgorithm::scan256, in, out, 4, 257) == cudaErrorInvalidValue);
+  CHECK(tcu::segmented_inclusive_scan_sum(tcu::ScanAlgorithm::scan256_pipelined, in, out, 4, 48) ==
+        cudaErrorInvalidValue);
   // Zero segments: a valid no-op, even with null pointers.
   CHECK(tcu::segmented_inclusive_scan_sum<float>(nullptr, nullptr, 0, 16) == cudaSuccess);
 }

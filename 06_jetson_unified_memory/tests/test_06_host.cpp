@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "03_tcu_reduction/tcu_reduction.cuh"
 #include "06_jetson_unified_memory/host_data.hpp"
 #include "06_jetson_unified_memory/memory_budget.hpp"
 #include "06_jetson_unified_memory/phase_clock.hpp"
@@ -345,16 +346,19 @@ TEST_CASE("the CPU modes run the whole workflow on the host and verify") {
   CHECK_THROWS_AS(um::make_cpu_serial_mode()->run(w), std::invalid_argument);
 }
 
-TEST_CASE("gpu_reduction_tolerance follows chapter 03's split of one long segment") {
+TEST_CASE("gpu_reduction_tolerance is chapter 03's own bound for one long segment") {
   const tcu::Tolerance tiny = um::gpu_reduction_tolerance(1, 132);
-  CHECK(tiny.rationale.find("depth 17 ") == 0);
+  CHECK(tiny.rationale.find("depth 16 ") == 0);             // Reduction16: one MMA
   const tcu::Tolerance prime = um::gpu_reduction_tolerance(1000003, 132);
-  CHECK(prime.rationale.find("depth 285 ") == 0);          // 245 chunks of 4096
+  CHECK(prime.rationale.find("depth 299 ") == 0);           // 245 chunks of 4096: 256 + 32 + 11
   CHECK(prime.rationale.find("chunks of 4096") != std::string::npos);
   const tcu::Tolerance large = um::gpu_reduction_tolerance(std::int64_t(1) << 28, 132);
-  CHECK(large.rationale.find("depth 1116 ") == 0);         // 16384 chunks of 16384
+  CHECK(large.rationale.find("depth 1130 ") == 0);          // 16384 chunks of 16384: 1024 + 32 + 74
   // 2u per level plus the 2^-22 of the hi/lo split, relative to sum |x|.
-  CHECK(large.rel_to_magnitude == doctest::Approx(2.0 * 1116 * std::ldexp(1.0, -24) + std::ldexp(1.0, -22)));
+  CHECK(large.rel_to_magnitude == doctest::Approx(2.0 * 1130 * std::ldexp(1.0, -24) + std::ldexp(1.0, -22)));
+  // The same numbers as chapter 03's API gives.
+  const tcu::ReduceErrorBound b = tcu::reduce_error_bound(tcu::ReduceAlgorithm::automatic, 1, std::int64_t(1) << 28, 132);
+  CHECK(large.rel_to_magnitude == b.rel_to_abs_sum);
   // Fewer SMs: longer chunks per warp, a looser bound.
   CHECK(um::gpu_reduction_tolerance(std::int64_t(1) << 28, 8).rel_to_magnitude > large.rel_to_magnitude);
 }

@@ -1,0 +1,71 @@
+// Block-level Reduction256N (Dakkak et al. Alg. 4): a block per segment. Warp w reduces tiles
+// w, w + W, w + 2W, … of the segment with the work-efficient chain V = P·A + V (neighbouring
+// warps read neighbouring tiles: the block reads the segment front to back), collapses V
+// with V·Pᵀ and writes its partial to shared memory. After a barrier — missing in the
+// paper's code (erratum): without it warp 0 may read partials not yet written — warp 0 puts
+// the W partials in row 0 of a tile and sums them with one more V·Pᵀ.
+#include "03_tcu_reduction/kernels/collapse.cuh"
+#include "03_tcu_reduction/kernels/launchers.hpp"
+#include "common/tensor_core/launch.hpp"
+
+namespace tcu::detail::reduce {
+
+template <int kWarpsPerBlock, int kLoads>
+__global__ void __launch_bounds__(kWarpsPerBlock * 32)
+reduction256n_block_kernel(const __half* __restrict__ x, float* __restrict__ out, std::int64_t num_segments,
+                           std::int64_t segment_size) {
+  static_assert(kWarpsPerBlock <= kTile, "the partials fill row 0 of one tile");
+  __shared__ __align__(32) WarpScratch scratch[kWarpsPerBlock];
+  __shared__ __align__(32) __half tiles[kWarpsPerBlock][kLoads][kTileElems];
+  __shared__ float partial[kWarpsPerBlock];
+  const int wib = warp_in_block(), lane = lane_id();
+  WarpScratch& s = scratch[wib];
+
+  FragA p;  // Alg. 4: Initialize P (and Pᵀ)
+  FragBRow pt;
+  init_p_pt(p, pt, s, lane);
+
+  for (std::int64_t seg = blockIdx.x; seg < num_segments; seg += gridDim.x) {
+    const __half* p_in = x + seg * segment_size;
+    FragAcc v;
+    wmma::fill_fragment(v, 0.0f);
+    for (std::int64_t t = static_cast<std::int64_t>(wib) * kTileElems; t < segment_size;
+         t += static_cast<std::int64_t>(kWarpsPerBlock) * kLoads * kTileElems) {
+      tc::Piece piece[kLoads];
+#pragma unroll
+      for (int k = 0; k < kLoads; ++k)
+        piece[k] = tc::load_contiguous<tc::Cache::read_only>(
+            p_in, segment_size, t + static_cast<std::int64_t>(k) * kWarpsPerBlock * kTileElems, lane);
+      __syncwarp();
+#pragma unroll
+      for (int k = 0; k < kLoads; ++k) tc::store_piece(tiles[wib][k], piece[k], lane);
+      __syncwarp();
+#pragma unroll
+      for (int k = 0; k < kLoads; ++k) {
+        if (t + static_cast<std::int64_t>(k) * kWarpsPerBlock * kTileElems >= segment_size) break;
+        FragBRow a;
+        wmma::load_matrix_sync(a, tiles[wib][k], kTile);
+        wmma::mma_sync(v, p, a, v);  // V = P·A + V (warp level, Alg. 4 line "warp reduce")
+      }
+    }
+    const float mine = store_and_collapse(s, v, pt, lane);  // R = V·Pᵀ
+    if (lane == 0) partial[wib] = mine;
+    __syncthreads();  // erratum: the barrier the published block kernel lacks
+    if (wib == 0) {
+      if (lane < kTile) s.v[lane] = (lane < kWarpsPerBlock) ? partial[lane] : 0.0f;  // row 0 = the partials
+      __syncwarp();
+      const float total = collapse_row0(s, pt, lane);
+      if (lane == 0) out[seg] = total;
+    }
+    __syncthreads();  // partial[] is reused by the next segment
+  }
+}
+
+cudaError_t launch_reduction256n_block(const __half* d_in, float* d_out, std::int64_t num_segments,
+                                       std::int64_t segment_size, cudaStream_t stream) {
+  reduction256n_block_kernel<kWarps, kInFlight><<<tc::grid_for(num_segments, 6), kThreads, 0, stream>>>(
+      d_in, d_out, num_segments, segment_size);
+  return cudaGetLastError();
+}
+
+}  // namespace tcu::detail::reduce

@@ -1,0 +1,54 @@
+#pragma once
+// The library baselines the tensor-core scans are measured against, same types (fp16 in,
+// fp32 accumulation, OutT out), same run:
+//   thrust_scan_by_key  thrust::inclusive/exclusive_scan_by_key, keys i / segment_size from a
+//                       transform of a counting iterator (no key array in memory)
+//   cub_scan_by_key     cub::DeviceScan::InclusiveScanByKey / ExclusiveScanByKey, same keys
+//   cub_warp_scan       our kernel: one warp per group of segments, 8 items per lane,
+//                       cub::WarpScan with a segmented (key, value) operator
+//   cub_block_scan      the same with cub::BlockScan, 256 threads × 8 items per block
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "common/device_buffer.cuh"
+
+namespace tcu::bench::scan {
+
+// Temporary storage that grows on demand (CUB's two-phase API).
+class Scratch {
+ public:
+  void* get(std::size_t bytes) {
+    if (bytes > buf_.size()) buf_ = DeviceBuffer<unsigned char>(bytes);
+    return buf_.data();
+  }
+
+ private:
+  DeviceBuffer<unsigned char> buf_;
+};
+
+template <class OutT>
+void thrust_scan_by_key(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
+                        bool inclusive, cudaStream_t stream);
+template <class OutT>
+void cub_scan_by_key(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
+                     bool inclusive, Scratch& scratch, cudaStream_t stream);
+template <class OutT>
+void cub_warp_scan(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
+                   bool inclusive, cudaStream_t stream);
+template <class OutT>
+void cub_block_scan(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
+                    bool inclusive, cudaStream_t stream);
+
+// Functors shared by the two by-key baselines.
+struct SegmentKey {
+  std::int64_t segment_size;
+  __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i / segment_size; }
+};
+struct HalfToFloat {
+  __host__ __device__ float operator()(__half h) const { return __half2float(h); }
+};
+
+}  // namespace tcu::bench::scan

@@ -1,0 +1,184 @@
+// Baselines: hand-tuned segmented scans built on cub::WarpScan and cub::BlockScan (Dakkak's
+// Fig. 11 compares warp- and block-level scans). A warp (or block) owns a run of whole
+// segments and walks it in chunks of 8 consecutive elements per thread (16-byte loads where
+// aligned), carrying the running (segment, sum) pair between chunks. The scan operator on
+// (segment, sum) pairs restarts at a segment change; it is associative because segment ids
+// never decrease along the array.
+#include <cub/block/block_scan.cuh>
+#include <cub/warp/warp_scan.cuh>
+
+#include <cstdint>
+
+#include "04_tcu_scan/bench/baselines.cuh"
+#include "common/check.cuh"
+#include "common/int_math.hpp"
+#include "common/tensor_core/launch.hpp"
+#include "common/tensor_core/staging.cuh"
+
+namespace tcu::bench::scan {
+namespace {
+
+constexpr int kItems = 8;            // consecutive elements per thread (one 16-byte fp16 load)
+constexpr int kBlockThreads = 256;
+
+struct KeySum {
+  std::int64_t key;
+  float sum;
+};
+struct SegmentedPlus {
+  __device__ KeySum operator()(const KeySum& a, const KeySum& b) const {
+    return {b.key, b.key == a.key ? a.sum + b.sum : b.sum};
+  }
+};
+
+// Scans the chunk of kItems elements [i0, i0 + kItems) ∩ [i0, end) of one thread, given the
+// exclusive (key, sum) prefix of everything before it, and writes it out.
+template <class OutT, bool kInclusive>
+__device__ void scan_thread_items(const float (&x)[kItems], std::int64_t i0, std::int64_t end, std::int64_t key0,
+                                  std::int64_t pos0, std::int64_t segment_size, KeySum prefix, OutT* out) {
+  float run = prefix.key == key0 ? prefix.sum : 0.0f;
+  std::int64_t pos = pos0;
+  alignas(16) OutT y[kItems];
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    if (pos == segment_size) {
+      pos = 0;
+      run = 0.0f;
+    }
+    const float before = run;
+    run += x[j];
+    y[j] = tc::from_float<OutT>(kInclusive ? run : before);
+    ++pos;
+  }
+  OutT* dst = out + i0;
+  if (i0 + kItems <= end && reinterpret_cast<std::uintptr_t>(dst) % 16 == 0) {
+    constexpr int kVec = 16 / sizeof(OutT);
+#pragma unroll
+    for (int v = 0; v < kItems / kVec; ++v) reinterpret_cast<uint4*>(dst)[v] = reinterpret_cast<const uint4*>(y)[v];
+  } else {
+    for (int j = 0; j < kItems && i0 + j < end; ++j) dst[j] = y[j];
+  }
+}
+
+// Loads the thread's items and its (last key, trailing sum) aggregate.
+__device__ KeySum load_thread_items(const __half* in, std::int64_t i0, std::int64_t end, std::int64_t segment_size,
+                                    float (&x)[kItems], std::int64_t& key0, std::int64_t& pos0) {
+  if (i0 + kItems <= end && reinterpret_cast<std::uintptr_t>(in + i0) % 16 == 0) {
+    const uint4 w = __ldcs(reinterpret_cast<const uint4*>(in + i0));
+    const __half* h = reinterpret_cast<const __half*>(&w);
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) x[j] = __half2float(h[j]);
+  } else {
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) x[j] = i0 + j < end ? __half2float(in[i0 + j]) : 0.0f;
+  }
+  key0 = i0 / segment_size;
+  pos0 = i0 - key0 * segment_size;
+  KeySum agg{key0, 0.0f};
+  std::int64_t pos = pos0;
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    if (pos == segment_size) {
+      pos = 0;
+      agg = {agg.key + 1, 0.0f};
+    }
+    agg.sum += x[j];
+    ++pos;
+  }
+  return agg;
+}
+
+template <class OutT, bool kInclusive>
+__global__ void __launch_bounds__(kBlockThreads) warp_scan_kernel(const __half* in, OutT* out,
+                                                                  std::int64_t num_segments, std::int64_t segment_size,
+                                                                  std::int64_t segs_per_warp) {
+  using WarpScan = cub::WarpScan<KeySum>;
+  __shared__ typename WarpScan::TempStorage temp[kBlockThreads / 32];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const std::int64_t groups = ceil_div(num_segments, segs_per_warp);
+  const std::int64_t total_warps = static_cast<std::int64_t>(gridDim.x) * (kBlockThreads / 32);
+  for (std::int64_t g = static_cast<std::int64_t>(blockIdx.x) * (kBlockThreads / 32) + warp; g < groups;
+       g += total_warps) {
+    const std::int64_t begin = g * segs_per_warp * segment_size;
+    const std::int64_t end = min(num_segments, (g + 1) * segs_per_warp) * segment_size;
+    KeySum carry{-1, 0.0f};
+    for (std::int64_t base = begin; base < end; base += 32 * kItems) {
+      const std::int64_t i0 = base + lane * kItems;
+      float x[kItems];
+      std::int64_t key0 = 0, pos0 = 0;
+      const KeySum agg = load_thread_items(in, min(i0, end), end, segment_size, x, key0, pos0);
+      KeySum excl, warp_total;
+      WarpScan(temp[warp]).ExclusiveScan(agg, excl, SegmentedPlus{}, warp_total);
+      const KeySum prefix = lane == 0 ? carry : SegmentedPlus{}(carry, excl);
+      if (i0 < end) scan_thread_items<OutT, kInclusive>(x, i0, end, key0, pos0, segment_size, prefix, out);
+      carry = SegmentedPlus{}(carry, warp_total);
+      __syncwarp();
+    }
+  }
+}
+
+template <class OutT, bool kInclusive>
+__global__ void __launch_bounds__(kBlockThreads) block_scan_kernel(const __half* in, OutT* out,
+                                                                   std::int64_t num_segments, std::int64_t segment_size,
+                                                                   std::int64_t segs_per_block) {
+  using BlockScan = cub::BlockScan<KeySum, kBlockThreads>;
+  __shared__ typename BlockScan::TempStorage temp;
+  const std::int64_t groups = ceil_div(num_segments, segs_per_block);
+  for (std::int64_t g = blockIdx.x; g < groups; g += gridDim.x) {
+    const std::int64_t begin = g * segs_per_block * segment_size;
+    const std::int64_t end = min(num_segments, (g + 1) * segs_per_block) * segment_size;
+    KeySum carry{-1, 0.0f};
+    for (std::int64_t base = begin; base < end; base += kBlockThreads * kItems) {
+      const std::int64_t i0 = base + static_cast<std::int64_t>(threadIdx.x) * kItems;
+      float x[kItems];
+      std::int64_t key0 = 0, pos0 = 0;
+      const KeySum agg = load_thread_items(in, min(i0, end), end, segment_size, x, key0, pos0);
+      KeySum excl, block_total;
+      BlockScan(temp).ExclusiveScan(agg, excl, SegmentedPlus{}, block_total);
+      const KeySum prefix = threadIdx.x == 0 ? carry : SegmentedPlus{}(carry, excl);
+      if (i0 < end) scan_thread_items<OutT, kInclusive>(x, i0, end, key0, pos0, segment_size, prefix, out);
+      carry = SegmentedPlus{}(carry, block_total);
+      __syncthreads();  // temp is reused by the next chunk
+    }
+  }
+}
+
+// Blocks for `units` work units, `units_per_block` to a block: at most 8 blocks per SM.
+int grid_for(std::int64_t units, int units_per_block) { return tc::grid_for(ceil_div(units, units_per_block), 8); }
+
+}  // namespace
+
+template <class OutT>
+void cub_warp_scan(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size, bool inclusive,
+                   cudaStream_t stream) {
+  if (num_segments == 0) return;
+  // Tuned on the H100: about 2048 elements of whole segments per warp.
+  const std::int64_t segs = segment_size >= 2048 ? 1 : 2048 / segment_size;
+  const int grid = grid_for(ceil_div(num_segments, segs), kBlockThreads / 32);
+  if (inclusive)
+    warp_scan_kernel<OutT, true><<<grid, kBlockThreads, 0, stream>>>(in, out, num_segments, segment_size, segs);
+  else
+    warp_scan_kernel<OutT, false><<<grid, kBlockThreads, 0, stream>>>(in, out, num_segments, segment_size, segs);
+  TCU_CHECK_LAUNCH();
+}
+
+template <class OutT>
+void cub_block_scan(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size, bool inclusive,
+                    cudaStream_t stream) {
+  if (num_segments == 0) return;
+  // About 8192 elements of whole segments per block.
+  const std::int64_t segs = segment_size >= 8192 ? 1 : 8192 / segment_size;
+  const int grid = grid_for(ceil_div(num_segments, segs), 1);
+  if (inclusive)
+    block_scan_kernel<OutT, true><<<grid, kBlockThreads, 0, stream>>>(in, out, num_segments, segment_size, segs);
+  else
+    block_scan_kernel<OutT, false><<<grid, kBlockThreads, 0, stream>>>(in, out, num_segments, segment_size, segs);
+  TCU_CHECK_LAUNCH();
+}
+
+template void cub_warp_scan<__half>(const __half*, __half*, std::int64_t, std::int64_t, bool, cudaStream_t);
+template void cub_warp_scan<float>(const __half*, float*, std::int64_t, std::int64_t, bool, cudaStream_t);
+template void cub_block_scan<__half>(const __half*, __half*, std::int64_t, std::int64_t, bool, cudaStream_t);
+template void cub_block_scan<float>(const __half*, float*, std::int64_t, std::int64_t, bool, cudaStream_t);
+
+}  // namespace tcu::bench::scan

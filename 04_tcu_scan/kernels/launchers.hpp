@@ -1,0 +1,66 @@
+#pragma once
+// The chapter's launchers, one per algorithm, each defined next to its kernel in
+// kernels/NN_<algorithm>.cu (lesson order), and which segment sizes each algorithm takes (the
+// API's dispatch table in tcu_scan.cu pairs them). Chapter-internal: host code, no device code.
+//
+//   cudaError_t launch_xxx<OutT>(d_in, d_out, num_segments, segment_size, inclusive, stream)
+//
+// A launcher may assume valid arguments (tcu_scan.cu checked them: num_segments >= 1, a
+// segment size the algorithm takes, non-null aligned pointers), only enqueues, and returns the
+// launch's error. Instantiated for OutT = __half and float.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "common/int_math.hpp"
+#include "common/tensor_core/constant_matrices.hpp"
+#include "common/tensor_core/launch.hpp"
+#include "common/tensor_core/tile_geometry.hpp"
+
+namespace tcu::detail::scan {
+
+// ---- launch shapes ---------------------------------------------------------------------------
+// The two warp-level kernels (Scan256N, Scan16N): blocks of 8 independent warps, each with its
+// own slice of shared memory, grid-striding over warp-sized work items.
+inline constexpr int kWarpKernelWarps = 8;
+inline constexpr int kWarpKernelThreads = kWarpKernelWarps * tc::kWarpSize;
+// Blocks for `warp_items` warp-sized work items: one resident wave at most.
+inline int warp_grid_size(const void* kernel, std::int64_t warp_items) {
+  return tc::resident_grid_size(kernel, kWarpKernelThreads, ceil_div(warp_items, kWarpKernelWarps));
+}
+
+// ---- which segment sizes each algorithm takes ------------------------------------------------
+constexpr bool any_segment_size(std::int64_t s) { return s >= 1; }
+constexpr bool scan16_supports(std::int64_t s) { return s >= 1 && s <= tc::kTile; }
+constexpr bool scan256_supports(std::int64_t s) { return s >= 1 && s <= tc::kTileElems; }
+// Both pipelined variants: powers of two, 16 and more (whole 16-element rows per segment,
+// whole segments per tile or whole tiles per segment).
+constexpr bool scan256_pipelined_supports(std::int64_t s) { return s >= tc::kTile && is_pow2(s); }
+
+// ---- the launchers, in lesson order ----------------------------------------------------------
+template <class OutT>
+using Launcher = cudaError_t (*)(const __half*, OutT*, std::int64_t, std::int64_t, bool, cudaStream_t);
+
+#define TCU_SCAN_LAUNCHER(name)                                                                                 \
+  template <class OutT>                                                                                         \
+  cudaError_t name(const __half* d_in, OutT* d_out, std::int64_t num_segments, std::int64_t segment_size, \
+                   bool inclusive, cudaStream_t stream)
+
+TCU_SCAN_LAUNCHER(launch_scan16);                  // 01_scan16.cu
+TCU_SCAN_LAUNCHER(launch_scan256);                 // 02_scan256.cu
+TCU_SCAN_LAUNCHER(launch_scan256n);                // 03_scan256n.cu
+TCU_SCAN_LAUNCHER(launch_scan16n);                 // 04_scan16n.cu
+TCU_SCAN_LAUNCHER(launch_scan256_block);           // 05_scan256_block.cu
+TCU_SCAN_LAUNCHER(launch_matmulscan);              // 06_matmulscan.cu
+TCU_SCAN_LAUNCHER(launch_scan256_pipelined);       // 07_scan256_pipelined.cu (tensor-core row carry)
+TCU_SCAN_LAUNCHER(launch_scan256_pipelined_shfl);  // 07_scan256_pipelined.cu (shuffle row carry)
+
+#undef TCU_SCAN_LAUNCHER
+
+// Each kernel file instantiates its launcher for both output types with this.
+#define TCU_SCAN_INSTANTIATE_LAUNCHER(name)                                                                      \
+  template cudaError_t name<__half>(const __half*, __half*, std::int64_t, std::int64_t, bool, cudaStream_t); \
+  template cudaError_t name<float>(const __half*, float*, std::int64_t, std::int64_t, bool, cudaStream_t)
+
+}  // namespace tcu::detail::scan
