@@ -7,30 +7,29 @@
 
 namespace tcu::tc {
 
-// The first kRows rows (kRows · 16 fp32 values, row-major, 16-byte aligned) of `src` as fp16
+// The first kRows rows (kRows · 16 fp32 values, row-major, 8-byte aligned) of `src` as fp16
 // tiles `hi` and `lo` (rows kRows … 15 of hi and lo are left untouched). Lane L handles the
-// kRows/2 consecutive values starting at L · kRows/2. Ends with __syncwarp() when it wrote.
+// value pairs L, L + 32, L + 64, …: consecutive lanes touch consecutive 8-byte (float2) and
+// 4-byte (__half2) words, so neither the loads nor the stores conflict in shared memory.
+// Ends with __syncwarp() when it wrote.
 template <int kRows = kTile>
 __device__ __forceinline__ bool warp_split_rows(const float* src, __half* hi, __half* lo, int lane) {
-  static_assert(kRows == 8 || kRows == 16, "a lane handles one or two float4 (8 or 16 rows)");
-  constexpr int kVec = kRows / 8;  // float4 per lane
-  float4 f[kVec];
+  static_assert(kRows == 8 || kRows == 16, "8 or 16 rows: 2 or 4 value pairs per lane");
+  constexpr int kPairs = kRows * kTile / 2 / kWarpSize;  // float2 per lane
+  float2 f[kPairs];
   bool ok = true;
 #pragma unroll
-  for (int i = 0; i < kVec; ++i) {
-    f[i] = reinterpret_cast<const float4*>(src)[lane * kVec + i];
-    ok &= splits(f[i].x) && splits(f[i].y) && splits(f[i].z) && splits(f[i].w);
+  for (int i = 0; i < kPairs; ++i) {
+    f[i] = reinterpret_cast<const float2*>(src)[i * kWarpSize + lane];
+    ok &= splits(f[i].x) && splits(f[i].y);
   }
   if (!__all_sync(kFullMask, ok)) return false;
 #pragma unroll
-  for (int i = 0; i < kVec; ++i) {
-    const __half2 h01 = __floats2half2_rn(f[i].x, f[i].y), h23 = __floats2half2_rn(f[i].z, f[i].w);
-    const float2 b01 = __half22float2(h01), b23 = __half22float2(h23);
-    const int at = 2 * (lane * kVec + i);  // in __half2 units
-    reinterpret_cast<__half2*>(hi)[at] = h01;
-    reinterpret_cast<__half2*>(hi)[at + 1] = h23;
-    reinterpret_cast<__half2*>(lo)[at] = __floats2half2_rn(f[i].x - b01.x, f[i].y - b01.y);
-    reinterpret_cast<__half2*>(lo)[at + 1] = __floats2half2_rn(f[i].z - b23.x, f[i].w - b23.y);
+  for (int i = 0; i < kPairs; ++i) {
+    const __half2 h = __floats2half2_rn(f[i].x, f[i].y);
+    const float2 b = __half22float2(h);
+    reinterpret_cast<__half2*>(hi)[i * kWarpSize + lane] = h;
+    reinterpret_cast<__half2*>(lo)[i * kWarpSize + lane] = __floats2half2_rn(f[i].x - b.x, f[i].y - b.y);
   }
   __syncwarp();
   return true;

@@ -1,0 +1,106 @@
+#include "05_block_grid/bench/baselines.cuh"
+
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda/std/functional>
+#include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <cub/version.cuh>
+
+#include "common/tensor_core/temp_pool.hpp"
+
+namespace tcu::bench::device {
+namespace {
+
+struct HalfToFloat {
+  __host__ __device__ float operator()(__half h) const { return __half2float(h); }
+};
+struct SegmentOf {
+  std::int64_t size;
+  __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i / size; }
+};
+
+// CUB's two-call protocol with the temporary storage from the pool.
+template <class Call>
+cudaError_t with_temp(Call&& call, cudaStream_t stream) {
+  std::size_t bytes = 0;
+  if (cudaError_t e = call(nullptr, bytes); e != cudaSuccess) return e;
+  tc::TempBuffer<unsigned char> temp;
+  if (cudaError_t e = temp.allocate(static_cast<std::int64_t>(bytes > 0 ? bytes : 1), stream); e != cudaSuccess)
+    return e;
+  return call(temp.get(), bytes);
+}
+
+}  // namespace
+
+std::string cccl_version() {
+  return "CCCL " + std::to_string(CUB_VERSION / 100000) + "." + std::to_string(CUB_VERSION / 100 % 1000) + "." +
+         std::to_string(CUB_VERSION % 100);
+}
+
+cudaError_t cub_device_reduce(const __half* in, float* out, std::int64_t n, cudaStream_t stream) {
+  auto it = thrust::make_transform_iterator(in, HalfToFloat{});
+  return with_temp([&](void* t, std::size_t& b) {
+    return cub::DeviceReduce::Reduce(t, b, it, out, n, ::cuda::std::plus<float>{}, 0.0f, stream);
+  }, stream);
+}
+
+cudaError_t thrust_reduce(const __half* in, float* out, std::int64_t n, cudaStream_t stream) {
+  auto it = thrust::make_transform_iterator(in, HalfToFloat{});
+  const float s = thrust::reduce(thrust::cuda::par.on(stream), it, it + n, 0.0f, ::cuda::std::plus<float>{});
+  return cudaMemcpyAsync(out, &s, sizeof(float), cudaMemcpyHostToDevice, stream);
+}
+
+template <class OutT>
+cudaError_t cub_device_scan(const __half* in, OutT* out, std::int64_t n, bool inclusive, cudaStream_t stream) {
+  if constexpr (sizeof(OutT) == 2) {
+    return with_temp([&](void* t, std::size_t& b) {
+      return inclusive ? cub::DeviceScan::InclusiveSum(t, b, in, out, n, stream)
+                       : cub::DeviceScan::ExclusiveSum(t, b, in, out, n, stream);
+    }, stream);
+  } else {
+    auto it = thrust::make_transform_iterator(in, HalfToFloat{});
+    return with_temp([&](void* t, std::size_t& b) {
+      return inclusive ? cub::DeviceScan::InclusiveScan(t, b, it, out, ::cuda::std::plus<float>{}, n, stream)
+                       : cub::DeviceScan::ExclusiveScan(t, b, it, out, ::cuda::std::plus<float>{}, 0.0f, n, stream);
+    }, stream);
+  }
+}
+
+template <class OutT>
+cudaError_t thrust_scan(const __half* in, OutT* out, std::int64_t n, bool inclusive, cudaStream_t stream) {
+  auto it = thrust::make_transform_iterator(in, HalfToFloat{});
+  if (inclusive) thrust::inclusive_scan(thrust::cuda::par.on(stream), it, it + n, out, ::cuda::std::plus<float>{});
+  else thrust::exclusive_scan(thrust::cuda::par.on(stream), it, it + n, out, 0.0f, ::cuda::std::plus<float>{});
+  return cudaGetLastError();
+}
+
+cudaError_t cub_scan_by_key(const __half* in, float* out, std::int64_t num_segments, std::int64_t segment_size,
+                            cudaStream_t stream) {
+  auto keys = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), SegmentOf{segment_size});
+  auto vals = thrust::make_transform_iterator(in, HalfToFloat{});
+  const std::int64_t n = num_segments * segment_size;
+  return with_temp([&](void* t, std::size_t& b) {
+    return cub::DeviceScan::InclusiveScanByKey(t, b, keys, vals, out, ::cuda::std::plus<float>{}, n,
+                                               ::cuda::std::equal_to<std::int64_t>{}, stream);
+  }, stream);
+}
+
+cudaError_t thrust_scan_by_key(const __half* in, float* out, std::int64_t num_segments, std::int64_t segment_size,
+                               cudaStream_t stream) {
+  auto keys = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), SegmentOf{segment_size});
+  auto vals = thrust::make_transform_iterator(in, HalfToFloat{});
+  const std::int64_t n = num_segments * segment_size;
+  thrust::inclusive_scan_by_key(thrust::cuda::par.on(stream), keys, keys + n, vals, out);
+  return cudaGetLastError();
+}
+
+template cudaError_t cub_device_scan<__half>(const __half*, __half*, std::int64_t, bool, cudaStream_t);
+template cudaError_t cub_device_scan<float>(const __half*, float*, std::int64_t, bool, cudaStream_t);
+template cudaError_t thrust_scan<__half>(const __half*, __half*, std::int64_t, bool, cudaStream_t);
+template cudaError_t thrust_scan<float>(const __half*, float*, std::int64_t, bool, cudaStream_t);
+
+}  // namespace tcu::bench::device

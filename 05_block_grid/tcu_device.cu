@@ -1,0 +1,252 @@
+// Chapter 05's API: argument checks, the automatic choice, the name tables and the dispatch.
+// The kernels and their launchers are in kernels/ (one file per algorithm, in lesson order).
+#include "05_block_grid/tcu_device.cuh"
+
+#include <cstdint>
+
+#include "05_block_grid/kernels/launchers.hpp"
+#include "common/segments.hpp"
+#include "common/tensor_core/launch.hpp"
+#if TCU_DEVICE_WARP_LEVEL
+#include "03_tcu_reduction/tcu_reduction.cuh"
+#include "04_tcu_scan/tcu_scan.cuh"
+#endif
+
+namespace tcu {
+namespace {
+
+namespace dev = tcu::detail::device;
+namespace tc = tcu::tc;
+
+struct ReduceEntry {
+  DeviceReduceAlgorithm algorithm;
+  const char* name;
+  const char* description;
+};
+struct ScanEntry {
+  DeviceScanAlgorithm algorithm;
+  const char* name;
+  const char* description;
+};
+
+// The name tables: the only place the names are written.
+constexpr ReduceEntry kReduceTable[] = {
+    {DeviceReduceAlgorithm::automatic, "auto", "the API's choice by shape"},
+    {DeviceReduceAlgorithm::block_reduce, "block_reduce", "Dakkak Alg. 4: one block per segment"},
+    {DeviceReduceAlgorithm::grid_two_pass, "grid_two_pass", "block partials of chunks, then a second kernel"},
+    {DeviceReduceAlgorithm::grid_single_pass, "grid_single_pass",
+     "one launch, the last block sums the partials (one segment)"},
+    {DeviceReduceAlgorithm::segmented_lookback, "segmented_lookback",
+     "segmented single-pass scan writing each segment's last prefix"},
+    {DeviceReduceAlgorithm::warp_level, "warp_level", "chapter 03's warp-level segmented_reduce_sum"},
+};
+constexpr ScanEntry kScanTable[] = {
+    {DeviceScanAlgorithm::automatic, "auto", "the API's choice by shape"},
+    {DeviceScanAlgorithm::block_scan, "block_scan", "Dakkak Alg. 7: one block per segment"},
+    {DeviceScanAlgorithm::grid_three_kernel, "grid_three_kernel",
+     "tile totals, scan of totals, add-back (one segment)"},
+    {DeviceScanAlgorithm::grid_lookback, "grid_lookback", "single pass, decoupled look-back (one segment)"},
+    {DeviceScanAlgorithm::segmented_lookback, "segmented_lookback",
+     "single pass, look-back stops at the segment's start"},
+    {DeviceScanAlgorithm::warp_level, "warp_level", "chapter 04's warp-level segmented scans"},
+};
+static_assert(static_cast<int>(DeviceReduceAlgorithm::warp_level) + 1 == sizeof(kReduceTable) / sizeof(kReduceTable[0]));
+static_assert(static_cast<int>(DeviceScanAlgorithm::warp_level) + 1 == sizeof(kScanTable) / sizeof(kScanTable[0]));
+
+constexpr bool kWarpLevel = TCU_DEVICE_WARP_LEVEL != 0;
+
+// Crossovers (segment sizes), measured on the H100: below them the warp level of chapters 03/04
+// is faster (and without it the segmented look-back takes them).
+constexpr std::int64_t kReduceBlockFrom = 4096;
+constexpr std::int64_t kScanBlockFrom = 2048;
+// Segments per SM from which one block per segment beats the look-back (8 block-sized waves).
+constexpr std::int64_t kBlockScanWavesOfSms = 8;
+
+template <class T>
+bool element_aligned(const T* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % alignof(T) == 0;
+}
+
+// The shared argument rules plus element alignment. `nothing` = success with no work.
+cudaError_t check(const void* in, const void* out, bool out_aligned, std::int64_t ns, std::int64_t s, bool& nothing) {
+  const SegmentCheck c = check_segments(in, out, ns, s);
+  nothing = c.nothing_to_do;
+  if (c.status != cudaSuccess) return c.status;
+  if (nothing) return cudaSuccess;
+  if (!element_aligned(static_cast<const __half*>(in)) || !out_aligned) return cudaErrorInvalidValue;
+  return cudaSuccess;
+}
+
+template <class OutT>
+cudaError_t scan_dispatch(DeviceScanAlgorithm a, bool inclusive, const __half* in, OutT* out, std::int64_t ns,
+                          std::int64_t s, cudaStream_t stream) {
+  bool nothing = false;
+  if (cudaError_t e = check(in, out, element_aligned(out), ns, s, nothing); e != cudaSuccess || nothing) return e;
+  if (a == DeviceScanAlgorithm::automatic) a = choose_device_scan_algorithm(ns, s, sizeof(OutT) == 4);
+  if (!device_scan_algorithm_supports(a, ns, s)) return cudaErrorInvalidValue;
+  switch (a) {
+    case DeviceScanAlgorithm::block_scan: return dev::launch_block_scan(in, out, ns, s, inclusive, stream);
+    case DeviceScanAlgorithm::grid_three_kernel: return dev::launch_grid_scan_three_kernel(in, out, s, inclusive, stream);
+    case DeviceScanAlgorithm::grid_lookback: return dev::launch_grid_scan_lookback(in, out, s, inclusive, stream);
+    case DeviceScanAlgorithm::segmented_lookback:
+      return dev::launch_segmented_scan_lookback(in, out, ns, s, inclusive, stream);
+    case DeviceScanAlgorithm::warp_level:
+#if TCU_DEVICE_WARP_LEVEL
+      return inclusive ? segmented_inclusive_scan_sum(in, out, ns, s, stream)
+                       : segmented_exclusive_scan_sum(in, out, ns, s, stream);
+#else
+      return cudaErrorInvalidValue;
+#endif
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+}  // namespace
+
+bool device_has_warp_level() { return kWarpLevel; }
+
+std::vector<DeviceReduceAlgorithm> all_device_reduce_algorithms() {
+  std::vector<DeviceReduceAlgorithm> v;
+  for (const ReduceEntry& e : kReduceTable)
+    if (e.algorithm != DeviceReduceAlgorithm::automatic && (kWarpLevel || e.algorithm != DeviceReduceAlgorithm::warp_level))
+      v.push_back(e.algorithm);
+  return v;
+}
+std::vector<DeviceScanAlgorithm> all_device_scan_algorithms() {
+  std::vector<DeviceScanAlgorithm> v;
+  for (const ScanEntry& e : kScanTable)
+    if (e.algorithm != DeviceScanAlgorithm::automatic && (kWarpLevel || e.algorithm != DeviceScanAlgorithm::warp_level))
+      v.push_back(e.algorithm);
+  return v;
+}
+const char* device_reduce_algorithm_name(DeviceReduceAlgorithm a) { return kReduceTable[static_cast<int>(a)].name; }
+const char* device_scan_algorithm_name(DeviceScanAlgorithm a) { return kScanTable[static_cast<int>(a)].name; }
+const char* device_reduce_algorithm_description(DeviceReduceAlgorithm a) {
+  return kReduceTable[static_cast<int>(a)].description;
+}
+const char* device_scan_algorithm_description(DeviceScanAlgorithm a) {
+  return kScanTable[static_cast<int>(a)].description;
+}
+std::optional<DeviceReduceAlgorithm> parse_device_reduce_algorithm(const std::string& name) {
+  for (const ReduceEntry& e : kReduceTable)
+    if (name == e.name) return e.algorithm;
+  return std::nullopt;
+}
+std::optional<DeviceScanAlgorithm> parse_device_scan_algorithm(const std::string& name) {
+  for (const ScanEntry& e : kScanTable)
+    if (name == e.name) return e.algorithm;
+  return std::nullopt;
+}
+
+bool device_reduce_algorithm_supports(DeviceReduceAlgorithm a, std::int64_t num_segments, std::int64_t segment_size) {
+  if (segment_size < 1 || num_segments < 0) return false;
+  switch (a) {
+    case DeviceReduceAlgorithm::grid_single_pass: return num_segments <= 1;
+    case DeviceReduceAlgorithm::warp_level: return kWarpLevel;
+    default: return true;
+  }
+}
+bool device_scan_algorithm_supports(DeviceScanAlgorithm a, std::int64_t num_segments, std::int64_t segment_size) {
+  if (segment_size < 1 || num_segments < 0) return false;
+  switch (a) {
+    case DeviceScanAlgorithm::grid_three_kernel:
+    case DeviceScanAlgorithm::grid_lookback: return num_segments <= 1;
+    case DeviceScanAlgorithm::warp_level: return kWarpLevel;
+    default: return true;
+  }
+}
+
+DeviceReduceAlgorithm choose_device_reduce_algorithm(std::int64_t num_segments, std::int64_t segment_size) {
+  if (num_segments <= 1 && segment_size >= kReduceBlockFrom) return DeviceReduceAlgorithm::grid_single_pass;
+  if (segment_size >= kReduceBlockFrom) return DeviceReduceAlgorithm::grid_two_pass;  // block level when segments fill the GPU
+  return kWarpLevel ? DeviceReduceAlgorithm::warp_level : DeviceReduceAlgorithm::segmented_lookback;
+}
+DeviceScanAlgorithm choose_device_scan_algorithm(std::int64_t num_segments, std::int64_t segment_size,
+                                                 bool fp32_output) {
+  (void)fp32_output;
+  if (num_segments <= 1) return DeviceScanAlgorithm::grid_lookback;
+  if (segment_size < kScanBlockFrom && kWarpLevel) return DeviceScanAlgorithm::warp_level;
+  // Enough segments to keep every SM busy for several waves: a block per segment, no look-back.
+  if (segment_size >= kScanBlockFrom && num_segments >= kBlockScanWavesOfSms * tc::sm_count())
+    return DeviceScanAlgorithm::block_scan;
+  return DeviceScanAlgorithm::segmented_lookback;
+}
+
+cudaError_t device_reduce_sum(DeviceReduceAlgorithm a, const __half* in, float* out, std::int64_t ns, std::int64_t s,
+                              cudaStream_t stream) {
+  bool nothing = false;
+  if (cudaError_t e = check(in, out, element_aligned(out), ns, s, nothing); e != cudaSuccess || nothing) return e;
+  if (a == DeviceReduceAlgorithm::automatic) a = choose_device_reduce_algorithm(ns, s);
+  if (!device_reduce_algorithm_supports(a, ns, s)) return cudaErrorInvalidValue;
+  switch (a) {
+    case DeviceReduceAlgorithm::block_reduce: return dev::launch_block_reduce(in, out, ns, s, stream);
+    case DeviceReduceAlgorithm::grid_two_pass: return dev::launch_grid_reduce_two_pass(in, out, ns, s, stream);
+    case DeviceReduceAlgorithm::grid_single_pass: return dev::launch_grid_reduce_single_pass(in, out, s, stream);
+    case DeviceReduceAlgorithm::segmented_lookback: return dev::launch_segmented_reduce_lookback(in, out, ns, s, stream);
+    case DeviceReduceAlgorithm::warp_level:
+#if TCU_DEVICE_WARP_LEVEL
+      return segmented_reduce_sum(in, out, ns, s, stream);
+#else
+      return cudaErrorInvalidValue;
+#endif
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+template <class OutT>
+cudaError_t device_inclusive_scan_sum(DeviceScanAlgorithm a, const __half* in, OutT* out, std::int64_t ns,
+                                      std::int64_t s, cudaStream_t stream) {
+  return scan_dispatch(a, true, in, out, ns, s, stream);
+}
+template <class OutT>
+cudaError_t device_exclusive_scan_sum(DeviceScanAlgorithm a, const __half* in, OutT* out, std::int64_t ns,
+                                      std::int64_t s, cudaStream_t stream) {
+  return scan_dispatch(a, false, in, out, ns, s, stream);
+}
+
+// A whole array of n elements is one segment of n (n = 0: zero segments, nothing to do).
+cudaError_t DeviceReduce::Sum(const __half* in, float* out, std::int64_t n, cudaStream_t stream) {
+  if (n < 0) return cudaErrorInvalidValue;
+  return device_reduce_sum(DeviceReduceAlgorithm::automatic, in, out, n > 0 ? 1 : 0, n, stream);
+}
+template <class OutT>
+cudaError_t DeviceScan::InclusiveSum(const __half* in, OutT* out, std::int64_t n, cudaStream_t stream) {
+  if (n < 0) return cudaErrorInvalidValue;
+  return device_inclusive_scan_sum(DeviceScanAlgorithm::automatic, in, out, n > 0 ? 1 : 0, n, stream);
+}
+template <class OutT>
+cudaError_t DeviceScan::ExclusiveSum(const __half* in, OutT* out, std::int64_t n, cudaStream_t stream) {
+  if (n < 0) return cudaErrorInvalidValue;
+  return device_exclusive_scan_sum(DeviceScanAlgorithm::automatic, in, out, n > 0 ? 1 : 0, n, stream);
+}
+cudaError_t DeviceSegmentedReduce::Sum(const __half* in, float* out, std::int64_t ns, std::int64_t s,
+                                       cudaStream_t stream) {
+  return device_reduce_sum(DeviceReduceAlgorithm::automatic, in, out, ns, s, stream);
+}
+template <class OutT>
+cudaError_t DeviceSegmentedScan::InclusiveSum(const __half* in, OutT* out, std::int64_t ns, std::int64_t s,
+                                              cudaStream_t stream) {
+  return device_inclusive_scan_sum(DeviceScanAlgorithm::automatic, in, out, ns, s, stream);
+}
+template <class OutT>
+cudaError_t DeviceSegmentedScan::ExclusiveSum(const __half* in, OutT* out, std::int64_t ns, std::int64_t s,
+                                              cudaStream_t stream) {
+  return device_exclusive_scan_sum(DeviceScanAlgorithm::automatic, in, out, ns, s, stream);
+}
+
+#define TCU_INSTANTIATE(OutT)                                                                                      \
+  template cudaError_t device_inclusive_scan_sum<OutT>(DeviceScanAlgorithm, const __half*, OutT*, std::int64_t,    \
+                                                       std::int64_t, cudaStream_t);                                \
+  template cudaError_t device_exclusive_scan_sum<OutT>(DeviceScanAlgorithm, const __half*, OutT*, std::int64_t,    \
+                                                       std::int64_t, cudaStream_t);                                \
+  template cudaError_t DeviceScan::InclusiveSum<OutT>(const __half*, OutT*, std::int64_t, cudaStream_t);           \
+  template cudaError_t DeviceScan::ExclusiveSum<OutT>(const __half*, OutT*, std::int64_t, cudaStream_t);           \
+  template cudaError_t DeviceSegmentedScan::InclusiveSum<OutT>(const __half*, OutT*, std::int64_t, std::int64_t,   \
+                                                               cudaStream_t);                                      \
+  template cudaError_t DeviceSegmentedScan::ExclusiveSum<OutT>(const __half*, OutT*, std::int64_t, std::int64_t,   \
+                                                               cudaStream_t);
+TCU_INSTANTIATE(__half)
+TCU_INSTANTIATE(float)
+#undef TCU_INSTANTIATE
+
+}  // namespace tcu

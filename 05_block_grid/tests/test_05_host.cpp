@@ -1,0 +1,80 @@
+// Chapter 05, host tests: the name tables, the shapes each algorithm takes, the automatic
+// choice, and the argument checks (they return before anything touches a GPU).
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <string>
+
+#include "05_block_grid/tcu_device.cuh"
+
+using tcu::DeviceReduceAlgorithm;
+using tcu::DeviceScanAlgorithm;
+
+TEST_CASE("name tables round-trip and are unique") {
+  std::set<std::string> names;
+  for (DeviceReduceAlgorithm a : tcu::all_device_reduce_algorithms()) {
+    const std::string name = tcu::device_reduce_algorithm_name(a);
+    CHECK(names.insert("r:" + name).second);
+    REQUIRE(tcu::parse_device_reduce_algorithm(name).has_value());
+    CHECK(*tcu::parse_device_reduce_algorithm(name) == a);
+    CHECK(std::string(tcu::device_reduce_algorithm_description(a)).size() > 5);
+  }
+  for (DeviceScanAlgorithm a : tcu::all_device_scan_algorithms()) {
+    const std::string name = tcu::device_scan_algorithm_name(a);
+    CHECK(names.insert("s:" + name).second);
+    REQUIRE(tcu::parse_device_scan_algorithm(name).has_value());
+    CHECK(*tcu::parse_device_scan_algorithm(name) == a);
+  }
+  CHECK(*tcu::parse_device_reduce_algorithm("auto") == DeviceReduceAlgorithm::automatic);
+  CHECK(!tcu::parse_device_scan_algorithm("nonsense").has_value());
+  CHECK(tcu::all_device_reduce_algorithms().front() == DeviceReduceAlgorithm::block_reduce);
+  CHECK(tcu::all_device_scan_algorithms().front() == DeviceScanAlgorithm::block_scan);
+}
+
+TEST_CASE("what each algorithm takes, and the automatic choice") {
+  CHECK(tcu::device_reduce_algorithm_supports(DeviceReduceAlgorithm::grid_single_pass, 1, 1000));
+  CHECK(!tcu::device_reduce_algorithm_supports(DeviceReduceAlgorithm::grid_single_pass, 2, 1000));
+  CHECK(!tcu::device_scan_algorithm_supports(DeviceScanAlgorithm::grid_lookback, 2, 1000));
+  CHECK(tcu::device_scan_algorithm_supports(DeviceScanAlgorithm::segmented_lookback, 1000, 17));
+  CHECK(!tcu::device_scan_algorithm_supports(DeviceScanAlgorithm::block_scan, 1, 0));
+  CHECK(tcu::device_reduce_algorithm_supports(DeviceReduceAlgorithm::warp_level, 4, 4) == tcu::device_has_warp_level());
+  for (std::int64_t s : {1, 17, 256, 4096, 1 << 16, 1 << 28}) {
+    for (std::int64_t ns : {1, 3, 1 << 12}) {
+      const DeviceReduceAlgorithm r = tcu::choose_device_reduce_algorithm(ns, s);
+      CHECK(r != DeviceReduceAlgorithm::automatic);
+      CHECK(tcu::device_reduce_algorithm_supports(r, ns, s));
+      const DeviceScanAlgorithm c = tcu::choose_device_scan_algorithm(ns, s, true);
+      CHECK(c != DeviceScanAlgorithm::automatic);
+      CHECK(tcu::device_scan_algorithm_supports(c, ns, s));
+    }
+  }
+  CHECK(tcu::choose_device_scan_algorithm(1, 1 << 28, true) == DeviceScanAlgorithm::grid_lookback);
+  CHECK(tcu::choose_device_scan_algorithm(2, 1 << 22, true) == DeviceScanAlgorithm::segmented_lookback);
+}
+
+TEST_CASE("invalid arguments are cudaErrorInvalidValue, zero elements success (no GPU needed)") {
+  const __half* in = reinterpret_cast<const __half*>(std::uintptr_t(256));
+  float* out = reinterpret_cast<float*>(std::uintptr_t(512));
+  __half* hout = reinterpret_cast<__half*>(std::uintptr_t(512));
+  CHECK(tcu::DeviceReduce::Sum(in, out, -1) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceReduce::Sum(nullptr, out, 5) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceReduce::Sum(in, nullptr, 5) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceReduce::Sum(nullptr, nullptr, 0) == cudaSuccess);
+  CHECK(tcu::DeviceScan::InclusiveSum(in, hout, -3) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceScan::ExclusiveSum<float>(nullptr, nullptr, 0) == cudaSuccess);
+  CHECK(tcu::DeviceScan::InclusiveSum(in, reinterpret_cast<float*>(std::uintptr_t(514)), 5) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceScan::InclusiveSum(reinterpret_cast<const __half*>(std::uintptr_t(257)), out, 5) ==
+        cudaErrorInvalidValue);
+  CHECK(tcu::DeviceSegmentedReduce::Sum(in, out, 3, 0) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceSegmentedReduce::Sum(in, out, -1, 4) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceSegmentedReduce::Sum(nullptr, nullptr, 0, 4) == cudaSuccess);
+  CHECK(tcu::DeviceSegmentedScan::InclusiveSum(in, out, std::numeric_limits<std::int64_t>::max() / 2, 4) ==
+        cudaErrorInvalidValue);
+  CHECK(tcu::DeviceSegmentedScan::ExclusiveSum(in, hout, 2, -1) == cudaErrorInvalidValue);
+  CHECK(tcu::device_reduce_sum(DeviceReduceAlgorithm::grid_single_pass, in, out, 2, 8) == cudaErrorInvalidValue);
+  CHECK(tcu::device_inclusive_scan_sum(DeviceScanAlgorithm::grid_three_kernel, in, out, 2, 8) ==
+        cudaErrorInvalidValue);
+  CHECK(tcu::device_exclusive_scan_sum(DeviceScanAlgorithm::grid_lookback, in, hout, 3, 8) == cudaErrorInvalidValue);
+}

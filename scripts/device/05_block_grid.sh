@@ -1,0 +1,41 @@
+# Chapter 05's part of scripts/device_check.sh (sourced; see that script for step, BUILD, RES).
+# Writes block_grid.csv (every operation at n = 2^28, verified), block_grid_sweep.csv (Dakkak
+# Fig. 13/14: full arrays n = 2^10 … 2^28 and segments 2^14 … 2^28 at n = 2^28, against CUB
+# and Thrust), runs n = 2^31 + 17 and writes 05_summary.txt (the goals per operation).
+if [ -x "$BUILD/bin/05_block_grid" ]; then
+  X05="$BUILD/bin/05_block_grid"
+  step "05 every operation, n=2^28 (verified)" "$LOG" sh -c \
+    "'$X05' --n 2^28 --repeat 10 --csv '$RES/block_grid.csv' > '$RES/block_grid_output.txt'"
+  step "05 sweep (Fig. 13/14)" "$LOG" sh -c \
+    "'$X05' --sweep --no-verify --repeat 10 --csv '$RES/block_grid_sweep.csv' > '$RES/block_grid_sweep_output.txt'"
+  step "05 n=2^31+17 reduce and scan (fp32 out)" "$LOG" sh -c \
+    "'$X05' --n 2147483665 --op reduce --repeat 3 > '$RES/block_grid_2p31_output.txt' && \
+     '$X05' --n 2147483665 --op scan --algo auto --repeat 3 > '$RES/block_grid_2p31_scan_output.txt'"
+  step "05 --dist int --json (bit-exact, valid JSON)" "$LOG" sh -c \
+    "'$X05' --n 2^22 --segment-size 3000 --dist int --json --repeat 3 | python3 -c 'import json, sys; d = json.load(sys.stdin); print(len(d[\"results\"]), \"rows\"); sys.exit(0 if d[\"all_passed\"] else 1)'"
+  summary05() {
+    python3 - "$RES" <<'PY' > "$RES/05_summary.txt"
+import csv, os, sys
+res = sys.argv[1]
+rows = list(csv.DictReader(open(os.path.join(res, "block_grid.csv"))))
+def best(op, out, tcu=True):
+    at = [r for r in rows if r["op"] == op and r["out_type"] == out and (r["algo"] == "auto") == tcu]
+    return max(at, key=lambda r: float(r["gelem_per_s"]), default=None)
+goals = [("reduce", "float", 97, "cub_device_reduce", 1.03), ("scan", "float", 92, "cub_device_scan", 1.15),
+         ("scan", "half", 90, "cub_device_scan", 1.45), ("segmented_scan", "float", 88, "cub_scan_by_key", 1.6),
+         ("segmented_reduce", "float", 95, None, None)]
+print("op                out    auto G/s  pct_of_limit (goal)   vs CUB (goal)")
+for op, out, pct, cub, sp in goals:
+    a = next((r for r in rows if r["op"] == op and r["out_type"] == out and r["algo"] == "auto"), None)
+    c = next((r for r in rows if cub and r["op"] == op and r["out_type"] == out and r["algo"] == cub), None)
+    if not a:
+        continue
+    vs = float(a["gelem_per_s"]) / float(c["gelem_per_s"]) if c else float("nan")
+    print(f"{op:<17} {out:<6} {float(a['gelem_per_s']):8.1f}  {float(a['pct_of_limit']):5.1f} ({pct})"
+          f"          {vs:5.2f} ({sp if sp else '-'})")
+fails = [r for r in rows if r["pass"] == "FAIL"]
+print("rows:", len(rows), " failed checks:", len(fails))
+PY
+  }
+  step "05 summary" "$LOG" summary05
+fi
