@@ -13,6 +13,7 @@
 #include "common/chapter_main.hpp"
 #include "common/check.cuh"
 #include "common/cli.hpp"
+#include "common/device_info.cuh"
 #include "common/exit_codes.hpp"
 #include "common/report.hpp"
 #include "common/segments.hpp"
@@ -25,14 +26,16 @@ int main(int argc, char** argv) {
                      "Segmented sums of fp16 data (fp32 results) with tensor cores: Dakkak et al.'s Reduction16,\n"
                      "Reduction256, Reduction256N (work-inefficient, work-efficient, block level), Reduction16N\n"
                      "(strided, coalesced) and Navarro et al.'s chained MMAs (recurrence, single pass, split),\n"
-                     "timed against cub::DeviceSegmentedReduce, cub::WarpReduce, cub::BlockReduce and a shuffle\n"
-                     "kernel with 16-byte loads, each checked against an FP64 CPU sum, with the read-stream\n"
+                     "timed against cub::DeviceSegmentedReduce (offset and, with CCCL 3.1+, fixed-size API),\n"
+                     "cub::WarpReduce, cub::BlockReduce, a shuffle kernel with 16-byte loads and, on the whole\n"
+                     "array, cub::DeviceReduce; each checked against an FP64 CPU sum, with the read-stream\n"
                      "bandwidth measured in the same run as the ceiling.");
   tcu::CommonOptions common;
   common.repeat = 20;
   tcu::add_common_options(cli, common, red::segmented_variant_names());
   std::int64_t n = -1, segment = 256, offset = 0, lo = 4, hi = 24, acc_hi = 28;
   bool warp_block = false, accuracy = false, energy = false, no_cap = false;
+  std::string baselines_only;
   cli.add_int("--n", &n, "total elements (default 2^24; 2^28 with --sweep/--warp-block/--energy)", 1,
               std::int64_t(1) << 31);
   cli.add_int("--segment-size", &segment, "elements per segment (default 256)", 1, std::int64_t(1) << 31);
@@ -40,6 +43,9 @@ int main(int argc, char** argv) {
               1024);
   cli.add_int("--sweep-lo", &lo, "--sweep from segment size 2^LO (default 4)", 0, 31);
   cli.add_int("--sweep-hi", &hi, "--sweep up to segment size 2^HI (default 24)", 0, 31);
+  cli.add_string("--baselines-only", &baselines_only,
+                 "run only baselines: cub (those named cub_*, e.g. for a build against another CCCL) or all",
+                 {"cub", "all"});
   cli.add_flag("--warp-block", &warp_block,
                "warp- vs block-level comparison (Dakkak Fig. 11), segment sizes 2^8 … 2^HI, same columns");
   cli.add_flag("--accuracy", &accuracy,
@@ -56,14 +62,16 @@ int main(int argc, char** argv) {
   for (tcu::ReduceAlgorithm a : tcu::all_reduce_algorithms())
     if (a != tcu::ReduceAlgorithm::chained_mma_fp16_accumulate) algos += algo_line(a);  // fp16 replica: --accuracy only
   algos += algo_line(tcu::ReduceAlgorithm::automatic);
-  algos += "Baselines (--algo):";
-  for (red::Baseline b : red::kAllBaselines) algos += std::string(" ") + red::baseline_name(b);
-  cli.add_epilog(algos + "\n");
+  algos += "Baselines (--algo; built against CCCL " + tcu::format_cccl_version(red::baseline_cccl_version()) + "):";
+  for (const std::string& b : red::baseline_names()) algos += " " + b;
+  cli.add_epilog(algos + "\n(cub_device_reduce: the whole array only, the sweep's segment size = n.)\n");
   cli.add_epilog(
       "Examples:\n"
       "  03_tcu_reduction                                   every algorithm, n = 2^24, segments of 256\n"
       "  03_tcu_reduction --segment-size 17 --offset 3      odd segments from an unaligned pointer\n"
-      "  03_tcu_reduction --sweep --csv segmented_reduce.csv          Dakkak Fig. 10 (n = 2^28)\n"
+      "  03_tcu_reduction --sweep --csv segmented_reduce.csv          Dakkak Fig. 10 (n = 2^28): 2^4 … 2^24,\n"
+      "                                                     odd sizes 17 … 12345 and the whole array\n"
+      "  03_tcu_reduction --sweep --baselines-only cub      the CUB rows only (a second CCCL build)\n"
       "  03_tcu_reduction --warp-block --csv segmented_reduce_warp_block.csv   Dakkak Fig. 11\n"
       "  03_tcu_reduction --accuracy --csv reduce_accuracy.csv        Navarro's accuracy study\n"
       "  03_tcu_reduction --energy --csv reduce_energy.csv            NVML energy per element\n"
@@ -124,7 +132,7 @@ int main(int argc, char** argv) {
     const tcu::BandwidthProbe probe = tcu::run_bandwidth_probe();
     red::SegmentedOptions so;
     so.n = n;
-    if (common.sweep) so.segment_sizes = tcu::paper_segment_sizes(static_cast<int>(lo), static_cast<int>(hi));
+    if (common.sweep) so.segment_sizes = tcu::sweep_segment_sizes(static_cast<int>(lo), static_cast<int>(hi), n, true);
     else if (warp_block) so.segment_sizes = tcu::paper_segment_sizes(8, static_cast<int>(hi));
     else so.segment_sizes = {segment};
     if (common.algo != "all") so.only = {common.algo};
@@ -140,16 +148,19 @@ int main(int argc, char** argv) {
     so.progress = !common.json;
     so.cap_slow = !no_cap;
     so.input_offset = offset;
+    so.baselines_only = baselines_only;
     const red::SegmentedReport rep = red::run_segmented(so, probe.read_stream.gb_per_s());
 
     if (common.json) {
       out << "{\"program\": " << tcu::json_escape(prog) << ", \"device\": " << tcu::device_json(info)
           << ", \"read_stream_gb_per_s\": " << tcu::json_number(rep.read_gb_per_s)
+          << ", \"baselines_cccl\": " << tcu::json_escape(tcu::format_cccl_version(red::baseline_cccl_version()))
           << ",\n\"results\": " << rep.csv.to_json() << ",\n\"all_passed\": " << (rep.all_passed ? "true" : "false")
           << "}\n";
     } else {
       out << "read stream (same run): " << rep.read_gb_per_s << " GB/s = "
           << tcu::read_gelem_ceiling(rep.read_gb_per_s, 2) << " G fp16 elements/s\n"
+          << "baselines built against CCCL " << tcu::format_cccl_version(red::baseline_cccl_version()) << "\n"
           << "fp16 input, fp32 output; n = " << n << (offset ? ", input at d_in + " + std::to_string(offset) : "")
           << "\n\n"
           << rep.text.to_text();

@@ -13,6 +13,8 @@
 #include "common/chapter_main.hpp"
 #include "common/check.cuh"
 #include "common/cli.hpp"
+#include "common/device_info.cuh"
+#include "common/segments.hpp"
 #include "common/exit_codes.hpp"
 #include "common/report.hpp"
 
@@ -40,7 +42,8 @@ int main(int argc, char** argv) {
   tcu::CliParser cli(prog,
                      "Segmented inclusive/exclusive prefix sums of fp16 data on tensor cores — Dakkak et al.'s\n"
                      "Scan16, Scan256, Scan256N, Scan16N and block-level scan, and Zouzias & McColl's MatMulScan —\n"
-                     "against thrust/cub scan_by_key and cub::WarpScan/BlockScan kernels, with fp16 or fp32 outputs.\n"
+                     "against thrust/cub scan_by_key, cub::WarpScan/BlockScan kernels, cub::DeviceSegmentedScan\n"
+                     "(CCCL 3.3+) and, on the whole array, cub::DeviceScan, with fp16 or fp32 outputs.\n"
                      "Each variant is checked against an FP64 CPU reference and timed; throughput is compared with\n"
                      "the copy bandwidth measured in the same run (a scan reads 2 and writes 2 or 4 bytes/element).");
   tcu::CommonOptions common;
@@ -49,6 +52,7 @@ int main(int argc, char** argv) {
   std::int64_t n = std::int64_t(1) << 28, segment_size = 256;
   std::string out = "both", n_text;
   bool exclusive = false;
+  std::string baselines_only;
   cli.add_string(
       "--n", &n_text, "elements in total (rounded down to whole segments; default 2^28)",
       [&](const std::string& v) -> std::optional<std::string> {
@@ -61,20 +65,26 @@ int main(int argc, char** argv) {
   cli.add_int("--segment-size", &segment_size, "elements per segment (default 256)", 1, std::int64_t(1) << 31);
   cli.add_string("--out", &out, "output type: fp16, fp32 or both (default both)", {"fp16", "fp32", "both"});
   cli.add_flag("--exclusive", &exclusive, "exclusive instead of inclusive scans");
+  cli.add_string("--baselines-only", &baselines_only,
+                 "run only baselines: cub (those named cub_*, e.g. for a build against another CCCL) or all",
+                 {"cub", "all"});
   std::string algos =
-      "--sweep: segment sizes 2^4 … 2^16 at --n (Dakkak Fig. 12), plus the warp vs block table (Fig. 11).\n"
+      "--sweep: segment sizes 2^4 … 2^16, the odd sizes 17 … 12345 and --n itself (one segment: the whole\n"
+      "array) at --n (Dakkak Fig. 12), every variant and auto, plus the warp vs block table (Fig. 11).\n"
       "Algorithms (--algo), from the API's name table:\n";
   for (tcu::ScanAlgorithm a : tcu::all_scan_algorithms())
     algos += "  " + std::string(tcu::scan_algorithm_name(a)) + "  " + tcu::scan_algorithm_description(a) + "\n";
   algos += "  " + std::string(tcu::scan_algorithm_name(tcu::ScanAlgorithm::automatic)) + "  the API's choice (" +
            tcu::scan_algorithm_description(tcu::ScanAlgorithm::automatic) + ")\n";
-  algos += "Baselines (--algo):";
+  algos += "Baselines (--algo; built against CCCL " + tcu::format_cccl_version(sb::baseline_cccl_version()) + "):";
   for (const std::string& b : sb::baseline_names()) algos += " " + b;
+  for (const std::string& b : sb::whole_array_baseline_names()) algos += " " + b + " (the whole array only)";
   cli.add_epilog(
       algos +
       "\nExamples:\n"
       "  04_tcu_scan                                   every variant, segments of 256, n = 2^28\n"
       "  04_tcu_scan --sweep --csv segmented_scan.csv  the paper's sweep\n"
+      "  04_tcu_scan --sweep --baselines-only cub      the CUB rows only (a second CCCL build)\n"
       "  04_tcu_scan --algo matmulscan --segment-size 1000 --exclusive --out fp32\n"
       "  04_tcu_scan --dist int --json                 bit-exact checks, JSON");
   if (int code = tcu::handle_cli(cli, argc, argv); code >= 0) return code;
@@ -99,11 +109,12 @@ int main(int argc, char** argv) {
     sb::SweepConfig cfg;
     cfg.n = n;
     if (common.sweep)
-      for (int e = 4; e <= 16; ++e) cfg.segment_sizes.push_back(std::int64_t(1) << e);
+      cfg.segment_sizes = tcu::sweep_segment_sizes(4, 16, n, true);
     else
       cfg.segment_sizes = {segment_size};
     if (out != "both") cfg.out_types = {out == "fp16" ? sb::OutType::fp16 : sb::OutType::fp32};
     cfg.algo = common.algo;
+    cfg.baselines_only = baselines_only;
     cfg.inclusive = !exclusive;
     cfg.dist = common.dist_value();
     cfg.seed = static_cast<std::uint64_t>(common.seed);
@@ -118,6 +129,7 @@ int main(int argc, char** argv) {
     if (common.json) {
       std::cout << "{\"program\": " << tcu::json_escape(prog) << ", \"device\": " << tcu::device_json(info)
                 << ", \"copy_gb_per_s\": " << tcu::json_number(probe.copy.gb_per_s())
+                << ", \"baselines_cccl\": " << tcu::json_escape(tcu::format_cccl_version(sb::baseline_cccl_version()))
                 << ", \"scan\": " << tcu::json_escape(exclusive ? "exclusive" : "inclusive")
                 << ",\n\"results\": " << sb::csv_table(rows).to_json()
                 << ",\n\"all_passed\": " << (all_pass ? "true" : "false") << "}\n";
@@ -125,6 +137,7 @@ int main(int argc, char** argv) {
       std::cout << tcu::describe(info) << "\n"
                 << "copy bandwidth (same run): " << probe.copy.gb_per_s() << " GB/s; read stream "
                 << probe.read_stream.gb_per_s() << " GB/s\n"
+                << "baselines built against CCCL " << tcu::format_cccl_version(sb::baseline_cccl_version()) << "\n"
                 << (exclusive ? "exclusive" : "inclusive") << " scans, fp16 input, fp32 accumulation, " << cfg.n
                 << " elements (rounded down to whole segments)\n\n"
                 << "== MatMulScan inside a block (s = 16): depth and 16x16 products vs the paper's bounds ==\n"

@@ -76,6 +76,26 @@ inline std::vector<std::int64_t> paper_segment_sizes(int lo, int hi) {
   return out;
 }
 
+// Sizes that are not powers of two (odd, just off a tile, primes-ish), swept next to the powers.
+inline constexpr std::int64_t kOddSegmentSizes[] = {17, 24, 48, 96, 200, 255, 257, 1000, 3000, 5000, 12345};
+
+// The benchmarks' sweep: 2^lo … 2^hi, the odd sizes between 2^lo and 2^hi, and n itself (one
+// segment: the whole array) when whole_array is set; ascending, each once.
+inline std::vector<std::int64_t> sweep_segment_sizes(int lo, int hi, std::int64_t n, bool whole_array) {
+  std::vector<std::int64_t> out = paper_segment_sizes(lo, hi);
+  if (out.empty()) return out;
+  for (std::int64_t s : kOddSegmentSizes)
+    if (s > out.front() && s < out.back()) out.push_back(s);
+  if (whole_array && n > 0) out.push_back(n);
+  std::vector<std::int64_t> sorted;
+  for (std::int64_t s : out) {
+    std::size_t i = 0;
+    while (i < sorted.size() && sorted[i] < s) ++i;
+    if (i == sorted.size() || sorted[i] != s) sorted.insert(sorted.begin() + static_cast<std::ptrdiff_t>(i), s);
+  }
+  return sorted;
+}
+
 // Segments of `segment_size` that fit in n elements (the sweep keeps n fixed: n / segment_size).
 inline std::int64_t segment_count_for(std::int64_t n, std::int64_t segment_size) {
   return segment_size > 0 ? n / segment_size : 0;

@@ -2,6 +2,8 @@
 # The device check: what the CPU-only CI cannot do, on a GPU machine, in one or two calls.
 #   build     the README's two commands from a fresh build folder (tests, then the tour);
 #             with --chapter, only those chapters (and what they need) in build-dev/
+#             + with .cccl/ (scripts/fetch_cccl.sh) and chapter 03 or 04: build-cccl-latest, those
+#             chapters against the newest CCCL, no tests (their cub_latest_* benchmark rows)
 #   sanitize  compute-sanitizer memcheck, racecheck, synccheck and initcheck over every GPU
 #             test binary of the chosen chapters (test cases named "[provokes API error]" or
 #             "[large]" are left out: the first fail on purpose, the second take too long;
@@ -24,7 +26,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --chapter) CHAPTERS+=("$2"); shift 2 ;;
     --steps) STEPS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "device_check.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -106,6 +108,61 @@ else
     step "ctest (host + gpu)" "$LOG" ctest --test-dir "$BUILD" --output-on-failure -j4
   fi
 fi
+# The second build: chapters 03 and 04 against the newest CCCL that scripts/fetch_cccl.sh put
+# in .cccl/ (one CCCL per binary), no tests; the chapter scripts run its sweeps with
+# --baselines-only cub and merge those rows as cub_latest_* (merge_cccl_latest below).
+LATEST_BUILD=build-cccl-latest
+latest_chapters=()
+for c in 03_tcu_reduction 04_tcu_scan; do
+  [[ " ${CHAPTERS[*]} " == *" $c "* ]] && latest_chapters+=("$c")
+done
+if [ ${#latest_chapters[@]} -gt 0 ]; then
+  if [ ! -d .cccl/include ]; then
+    echo "newest CCCL not fetched (scripts/fetch_cccl.sh): cub_latest_* rows skipped" | tee -a "$LOG" >&2
+  elif has_step build; then
+    latest_opts=()
+    for c in "${ALL_CHAPTERS[@]}"; do
+      on=OFF
+      [[ " ${latest_chapters[*]} " == *" $c "* ]] && on=ON
+      latest_opts+=("-DTCU_CHAPTER_${c:0:2}=$on")
+    done
+    rm -rf "$LATEST_BUILD"
+    step "configure $LATEST_BUILD (${latest_chapters[*]}, CCCL from .cccl/)" "$LOG" \
+      cmake -S . -B "$LATEST_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTCU_BUILD_TESTS=OFF \
+      "${latest_opts[@]}" "-DTCU_CCCL_ROOT=$PWD/.cccl"
+    step "build $LATEST_BUILD" "$LOG" cmake --build "$LATEST_BUILD" -j
+  fi
+fi
+# merge_cccl_latest MAIN.csv LATEST.csv LATEST_OUTPUT.txt: appends LATEST's rows to MAIN (columns
+# by name) with every cub_* algo renamed cub_latest_*, records the CCCL version the latest
+# binary printed ("baselines built against CCCL X.Y.Z") in $RES/cccl_latest_version.txt (for
+# update_results.py's provenance) and removes LATEST.csv (its rows now live in MAIN).
+merge_cccl_latest() {
+  python3 - "$1" "$2" "$3" "$RES/cccl_latest_version.txt" <<'PY'
+import csv, re, sys
+main, latest, output, version_file = sys.argv[1:5]
+m = re.search(r"baselines built against CCCL ([0-9.]+)", open(output, errors="replace").read())
+if not m:
+    sys.exit(f"merge_cccl_latest: no 'baselines built against CCCL' line in {output}")
+open(version_file, "w").write(m.group(1) + "\n")
+with open(main, newline="") as f:
+    r = csv.DictReader(f)
+    fields, rows = r.fieldnames, [x for x in r if not x["algo"].startswith("cub_latest_")]
+with open(latest, newline="") as f:
+    new = list(csv.DictReader(f))
+for x in new:
+    x["algo"] = re.sub(r"^cub_", "cub_latest_", x["algo"])
+with open(main, "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+    w.writeheader()
+    w.writerows(rows + [x for x in new if x["algo"].startswith("cub_latest_")])
+print(f"{len(new)} cub_latest_* rows (CCCL {m.group(1)}) merged into {main}")
+PY
+  local rc=$?
+  [ $rc -eq 0 ] && rm -f "$2"
+  return $rc
+}
+
 if has_step build; then
   # On a GPU machine nothing may be skipped: a skipped GPU test here means it did not run.
   no_skips() { ! grep -q "(Skipped)" "$LOG"; }
@@ -188,7 +245,8 @@ PY
   elif [ -z "$REF_DIR" ]; then
     echo "bandwidth reference: no reference results for GPU '${GPU_NAME:-unknown}': not compared" | tee -a "$LOG" >&2
   fi
-  # Each chapter's benchmarks (they may use step, expect_exit, BUILD, RES, LOG, SAN).
+  # Each chapter's benchmarks (they may use step, expect_exit, BUILD, RES, LOG, SAN, and
+  # LATEST_BUILD with merge_cccl_latest for the newest CCCL's rows).
   for c in "${CHAPTERS[@]}"; do
     if [ -f "scripts/device/$c.sh" ]; then
       # shellcheck source=/dev/null

@@ -9,6 +9,9 @@ Known files (others are skipped with a note):
   *.csv with algo,segment_size,gelem_per_s                    -> throughput vs segment size,
                                                                  with the measured bandwidth line
   segmented_scan.csv     algo,out_type,segment_size,...       -> a panel per output type, copy line
+In the throughput plots `auto` is drawn bold, baselines (cub_*, thrust_*, shuffle_*) dashed and
+the newest CCCL's rows (cub_latest_*) dotted; columns are read by name, so extra ones (such as
+pct_of_effective_bw) are fine.
   gemm.csv               variant,m,n,k,tflops                 -> TFLOP/s vs size per variant
   unified_memory.csv     mode,bytes,alloc_ms,...              -> stacked phase bars per mode
 Only matplotlib is needed (no pandas).
@@ -30,6 +33,17 @@ def bandwidth_of(folder):
     if not os.path.exists(path):
         return {}
     return {r["probe"]: float(r["gb_per_s"]) for r in read_csv(path)}
+
+
+def line_style(algo):
+    """Matplotlib keyword arguments for one series: auto bold, baselines dashed, cub_latest_* dotted."""
+    if algo == "auto":
+        return {"lw": 2.5, "color": "black"}
+    if algo.startswith("cub_latest_"):
+        return {"ls": ":"}
+    if algo.startswith(("cub_", "thrust_", "shuffle_")):
+        return {"ls": "--"}
+    return {}
 
 
 def plot_bandwidth(rows, png, plt):
@@ -54,7 +68,7 @@ def plot_segment_sweep(rows, png, plt, bandwidth, title):
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for key, pts in sorted(series.items()):
         pts.sort()
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, label=key)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, label=key, **line_style(key))
     # Ceiling in elements/s: a reduction reads 2 bytes per fp16 element (scans have their own plot).
     if "read_stream" in bandwidth:
         ax.axhline(bandwidth["read_stream"] / 2, ls="--", lw=1, color="gray")
@@ -83,7 +97,7 @@ def plot_segmented_scan(rows, png, plt, bandwidth):
                 series.setdefault(r["algo"], []).append((int(r["segment_size"]), float(r["gelem_per_s"])))
         for key, pts in sorted(series.items()):
             pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, label=key)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, label=key, **line_style(key))
         if "copy" in bandwidth:
             ceiling = bandwidth["copy"] / (2 + (4 if out_type == "fp32" else 2))
             ax.axhline(ceiling, ls="--", lw=1, color="gray")

@@ -9,7 +9,10 @@ copied in turn: files of the same name are replaced, the others kept.
 
 1. Copies every .csv, .json, .png and *_output.txt from the run's $OUT folder to docs/results/<gpu>/.
 2. Writes docs/results/<gpu>/README.md: the GPU, driver, CUDA and CCCL versions and the date
-   (read from the run's summary.txt and device_check.log), and each CSV as a table.
+   (read from the run's summary.txt and device_check.log), and each CSV as a table. Rows named
+   cub_latest_* come from the second build against the newest CCCL (build-cccl-latest); its
+   version (the run's cccl_latest_version.txt) goes into provenance.csv's cccl_latest column
+   for every file that holds such rows, and into the README notes.
 3. In every README.md of the repository, replaces the text between
    `<!-- results:NAME -->` and `<!-- /results:NAME -->` with docs/results/<gpu>/NAME.csv as a
    Markdown table, so no number in a README is typed by hand.
@@ -109,6 +112,19 @@ def main(argv=None):
 
     gpu, versions, date = environment(args.src)
     chapters = run_chapters(args.src)
+    latest = ""
+    latest_file = os.path.join(args.src, "cccl_latest_version.txt")
+    if os.path.exists(latest_file):
+        with open(latest_file) as f:
+            latest = f.read().strip()
+
+    def latest_of(name):
+        """'CCCL X.Y.Z' when the file holds cub_latest_* rows of this run, else ''."""
+        if not latest or not name.endswith((".csv", ".txt", ".json")):
+            return ""
+        with open(os.path.join(dst, name), errors="replace") as f:
+            return f"CCCL {latest}" if "cub_latest_" in f.read() else ""
+
     # Which run each file comes from (several runs can be merged: a full one, then one chapter).
     prov_path = os.path.join(dst, "provenance.csv")
     prov = {}
@@ -116,10 +132,11 @@ def main(argv=None):
         with open(prov_path, newline="") as f:
             prov = {r["file"]: r for r in csv.DictReader(f)}
     for name in copied:
-        prov[name] = {"file": name, "date_utc": date, "chapters": chapters, "gpu": gpu.split(",")[0], "versions": versions}
+        prov[name] = {"file": name, "date_utc": date, "chapters": chapters, "gpu": gpu.split(",")[0], "versions": versions,
+                      "cccl_latest": latest_of(name)}
     prov = {k: v for k, v in prov.items() if os.path.exists(os.path.join(dst, k))}
     with open(prov_path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["file", "date_utc", "chapters", "gpu", "versions"])
+        w = csv.DictWriter(f, fieldnames=["file", "date_utc", "chapters", "gpu", "versions", "cccl_latest"], restval="")
         w.writeheader()
         for k in sorted(prov):
             w.writerow(prov[k])
@@ -129,7 +146,12 @@ def main(argv=None):
              "nothing here is typed by hand. `provenance.csv` names the run each file comes from.", "",
              f"- GPU (name, driver, memory, max SM clock, max memory clock): {gpu or 'unknown'}",
              f"- {versions or 'versions unknown'}",
-             "- runs (UTC start, chapters): " + "; ".join(f"{d} ({c})" for d, c in runs), ""]
+             "- runs (UTC start, chapters): " + "; ".join(f"{d} ({c})" for d, c in runs)]
+    newest = sorted({r.get("cccl_latest") for r in prov.values() if r.get("cccl_latest")})
+    if newest:
+        lines.append("- rows named `cub_latest_*`: the CUB baselines of a second build against the newest "
+                     "CCCL (" + ", ".join(newest) + "; `scripts/fetch_cccl.sh`)")
+    lines.append("")
     for name in sorted(c for c in os.listdir(dst) if c.endswith(".csv")):
         lines += [f"## {name}", "", csv_to_markdown(os.path.join(dst, name))]
         png = name[:-4] + ".png"
@@ -150,8 +172,9 @@ def main(argv=None):
             if not os.path.exists(path):
                 return m.group(0)
             src = prov.get(m.group(2) + ".csv", {})
-            note = (f"_{src.get('gpu') or args.gpu}, {src.get('versions', versions)}, {src.get('date_utc', date)[:10]}; "
-                    f"from `docs/results/{args.gpu}/{m.group(2)}.csv`._\n\n")
+            newest = f"; cub_latest_* rows: {src['cccl_latest']}" if src.get("cccl_latest") else ""
+            note = (f"_{src.get('gpu') or args.gpu}, {src.get('versions', versions)}{newest}, "
+                    f"{src.get('date_utc', date)[:10]}; from `docs/results/{args.gpu}/{m.group(2)}.csv`._\n\n")
             return m.group(1) + note + csv_to_markdown(path) + m.group(4)
 
         new = marker.sub(repl, text)

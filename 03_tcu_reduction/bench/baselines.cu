@@ -1,5 +1,8 @@
 // Baselines (baselines.cuh). The warp and block kernels are tuned the way the TCU kernels are:
-// 16-byte loads, four of them in flight per thread, grid-stride loops.
+// 16-byte loads, four of them in flight per thread, grid-stride loops. Their stores are one
+// float per segment: the lanes that hold the sums of consecutive segments store side by side
+// (a warp writes 32, 16, 8 … consecutive floats at once for short segments), so every store
+// fills whole 32-byte sectors, and the outputs are at most 4 of every 36 bytes moved (s >= 16).
 #include "03_tcu_reduction/bench/baselines.cuh"
 
 #include <cub/block/block_reduce.cuh>
@@ -13,6 +16,9 @@
 #include <thrust/reduce.h>
 
 #include <cuda/std/functional>
+#include <cuda/std/version>  // CCCL_VERSION
+
+#include <climits>
 
 #include "common/check.cuh"
 #include "common/int_math.hpp"
@@ -143,15 +149,40 @@ struct TimesSegment {
 
 }  // namespace
 
+// The fixed-size overload of DeviceSegmentedReduce::Reduce appeared in CCCL 3.1.
+#if CCCL_VERSION >= 3001000
+#define TCU_HAVE_CUB_FIXED_SEGMENTED_REDUCE 1
+#else
+#define TCU_HAVE_CUB_FIXED_SEGMENTED_REDUCE 0
+#endif
+
 const char* baseline_name(Baseline b) {
   switch (b) {
     case Baseline::cub_segmented_reduce: return "cub_segmented_reduce";
+    case Baseline::cub_fixed_segmented_reduce: return "cub_fixed_segmented_reduce";
+    case Baseline::cub_device_reduce: return "cub_device_reduce";
     case Baseline::cub_warp_reduce: return "cub_warp_reduce";
     case Baseline::cub_block_reduce: return "cub_block_reduce";
     case Baseline::shuffle_16b: return "shuffle_16b";
   }
   return "?";
 }
+
+bool baseline_available(Baseline b) {
+  return b != Baseline::cub_fixed_segmented_reduce || TCU_HAVE_CUB_FIXED_SEGMENTED_REDUCE;
+}
+
+std::vector<Baseline> available_baselines() {
+  std::vector<Baseline> v;
+  for (Baseline b : {Baseline::cub_segmented_reduce, Baseline::cub_fixed_segmented_reduce, Baseline::cub_warp_reduce,
+                     Baseline::cub_block_reduce, Baseline::shuffle_16b, Baseline::cub_device_reduce})
+    if (baseline_available(b)) v.push_back(b);
+  return v;
+}
+
+bool baseline_whole_array_only(Baseline b) { return b == Baseline::cub_device_reduce; }
+
+int baseline_cccl_version() { return CCCL_VERSION; }
 
 CubTemp::~CubTemp() {
   if (ptr_) cudaFree(ptr_);
@@ -185,6 +216,23 @@ cudaError_t baseline_segmented_reduce_sum(Baseline b, CubTemp& temp, const __hal
       return cub::DeviceSegmentedReduce::Reduce(temp.get(bytes), bytes, d_in, d_out, num_segments, offsets,
                                                 offsets + 1, ::cuda::std::plus<float>{}, 0.0f, stream);
     }
+    case Baseline::cub_fixed_segmented_reduce: {
+#if TCU_HAVE_CUB_FIXED_SEGMENTED_REDUCE
+      if (segment_size > INT_MAX) return cudaErrorInvalidValue;  // the overload takes an int
+      const int seg = static_cast<int>(segment_size);
+      std::size_t bytes = 0;
+      cudaError_t e = cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, d_in, d_out, num_segments, seg,
+                                                         ::cuda::std::plus<float>{}, 0.0f, stream);
+      if (e != cudaSuccess) return e;
+      return cub::DeviceSegmentedReduce::Reduce(temp.get(bytes), bytes, d_in, d_out, num_segments, seg,
+                                                ::cuda::std::plus<float>{}, 0.0f, stream);
+#else
+      return cudaErrorNotSupported;
+#endif
+    }
+    case Baseline::cub_device_reduce:
+      if (num_segments != 1) return cudaErrorInvalidValue;
+      return cub_reduce_fp32(temp, d_in, d_out, segment_size, stream);
     case Baseline::cub_warp_reduce:
       return launch_group_per_segment<true>(d_in, d_out, num_segments, segment_size, stream);
     case Baseline::shuffle_16b:

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <limits>
+#include <optional>
 
 #include "03_tcu_reduction/bench/baselines.cuh"
 #include "03_tcu_reduction/tcu_reduction.cuh"
@@ -20,8 +22,12 @@ namespace {
 
 constexpr std::int64_t kWarpLevelCap = std::int64_t(1) << 16;  // 16 segments per warp: see README
 
-bool wanted(const std::vector<std::string>& only, const std::string& name) {
-  return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
+bool wanted(const SegmentedOptions& opts, const SegmentedVariant& v) {
+  if (!opts.baselines_only.empty()) {
+    if (v.tcu) return false;
+    if (opts.baselines_only != "all" && v.name.rfind(opts.baselines_only + "_", 0) != 0) return false;
+  }
+  return opts.only.empty() || std::find(opts.only.begin(), opts.only.end(), v.name) != opts.only.end();
 }
 
 // FP64 segment sums of the host copy of the data; sizes that are multiples of 16 are built
@@ -76,7 +82,7 @@ std::vector<__half> copy_to_host(const __half* d, std::size_t n) {
 
 }  // namespace
 
-std::vector<SegmentedVariant> segmented_variants(CubTemp& temp) {
+std::vector<SegmentedVariant> segmented_variants(CubTemp& temp, bool with_whole_array) {
   std::vector<SegmentedVariant> v;
   for (ReduceAlgorithm a : all_reduce_algorithms()) {
     if (a == ReduceAlgorithm::chained_mma_fp16_accumulate) continue;  // accuracy study only
@@ -99,10 +105,12 @@ std::vector<SegmentedVariant> segmented_variants(CubTemp& temp) {
     return segmented_reduce_sum(in, out, ns, seg, st);
   };
   v.push_back(std::move(autom));
-  for (Baseline b : kAllBaselines) {
+  for (Baseline b : available_baselines()) {
+    if (baseline_whole_array_only(b) && !with_whole_array) continue;
     SegmentedVariant s;
     s.name = baseline_name(b);
     s.tcu = false;
+    s.whole_array_only = baseline_whole_array_only(b);
     CubTemp* t = &temp;
     s.run = [b, t](const __half* in, float* out, std::int64_t ns, std::int64_t seg, cudaStream_t st) {
       return baseline_segmented_reduce_sum(b, *t, in, out, ns, seg, st);
@@ -115,7 +123,13 @@ std::vector<SegmentedVariant> segmented_variants(CubTemp& temp) {
 std::vector<std::string> segmented_variant_names() {
   CubTemp unused;  // allocates nothing until used
   std::vector<std::string> names;
-  for (const SegmentedVariant& v : segmented_variants(unused)) names.push_back(v.name);
+  for (const SegmentedVariant& v : segmented_variants(unused, true)) names.push_back(v.name);
+  return names;
+}
+
+std::vector<std::string> baseline_names() {
+  std::vector<std::string> names;
+  for (Baseline b : available_baselines()) names.emplace_back(baseline_name(b));
   return names;
 }
 
@@ -153,11 +167,17 @@ SegmentedReport run_segmented(const SegmentedOptions& opts, double read_gb_per_s
   const References refs(copy_to_host(d_in, static_cast<std::size_t>(n)));
 
   CubTemp temp;
-  std::vector<SegmentedVariant> variants = segmented_variants(temp);
+  std::vector<SegmentedVariant> variants = segmented_variants(temp, true);
+  // Whether v runs at segment size s (n fixed): supported, not capped, one segment for the
+  // whole-array baselines.
+  auto runs_at = [&](const SegmentedVariant& v, std::int64_t s) {
+    return s <= n && v.supports(s) && !(opts.cap_slow && v.max_segment > 0 && s > v.max_segment) &&
+           !(v.whole_array_only && segment_count_for(n, s) != 1);
+  };
   int total = 0;
   for (std::int64_t s : opts.segment_sizes)
     for (const SegmentedVariant& v : variants)
-      if (wanted(opts.only, v.name) && s <= n && v.supports(s)) ++total;
+      if (wanted(opts, v) && runs_at(v, s)) ++total;
   Progress progress("segmented reduce", total, opts.progress);
 
   for (std::int64_t s : opts.segment_sizes) {
@@ -178,11 +198,7 @@ SegmentedReport run_segmented(const SegmentedOptions& opts, double read_gb_per_s
     std::vector<Row> rows;
     double cub_ms = 0;
     for (const SegmentedVariant& v : variants) {
-      if (!wanted(opts.only, v.name)) continue;
-      if (!v.supports(s) || (opts.cap_slow && v.max_segment > 0 && s > v.max_segment)) {
-        if (v.supports(s)) progress.step(v.name + " @" + std::to_string(s) + " skipped");
-        continue;
-      }
+      if (!wanted(opts, v) || !runs_at(v, s)) continue;
       bool pass = true;
       double rel = 0;
       if (opts.verify) {
@@ -195,29 +211,51 @@ SegmentedReport run_segmented(const SegmentedOptions& opts, double read_gb_per_s
         pass = r.pass;
         rel = r.max_rel_err;
       }
-      const TimingStats t =
-          time_on_device([&](cudaStream_t st) { TCU_CUDA_CHECK(v.run(d_in, out.data(), ns, s, st)); }, opts.timing);
+      auto work = [&](cudaStream_t st) { TCU_CUDA_CHECK(v.run(d_in, out.data(), ns, s, st)); };
+      // One probe run first: a row far below the ceiling (a warp or block for a huge segment)
+      // is timed 3 times, or only by the probe when that took over kOnceMs.
+      std::optional<TimingStats> once;
+      TimingConfig timing = opts.timing;
+      if (opts.shorten_slow) {
+        const TimingStats probe = time_on_device(work, TimingConfig{0, 1});
+        if (percent_of(gelem_per_s(ns * s, probe.median_ms), ceiling) < kSlowPct) {
+          if (probe.median_ms > kOnceMs) once = probe;
+          else timing = TimingConfig{0, std::min(timing.repeat, 3)};
+        }
+      }
+      const TimingStats t = once ? *once : time_on_device(work, timing);
       if (v.name == "cub_segmented_reduce") cub_ms = t.median_ms;
       rows.push_back({v.name, t.median_ms, rel, pass});
       rep.all_passed &= pass;
       progress.step(v.name + " @" + std::to_string(s));
     }
+    // Bytes moved: the fp16 input read, one fp32 sum written per segment.
+    const double bytes = static_cast<double>(ns * s) * sizeof(__half) + static_cast<double>(ns) * sizeof(float);
     for (const Row& r : rows) {
       const double g = gelem_per_s(ns * s, r.ms);
-      rep.csv.add_row({r.name, s, ns * s, r.ms, g, percent_of(g, ceiling), r.rel, r.pass});
-      rep.text.add_row({r.name, s, ns * s, r.ms, g, percent_of(g, ceiling),
+      const double eff = percent_of(gb_per_s(bytes, r.ms), read_gb_per_s);
+      rep.csv.add_row({r.name, s, ns * s, r.ms, g, percent_of(g, ceiling), eff, r.rel, r.pass});
+      rep.text.add_row({r.name, s, ns * s, r.ms, g, percent_of(g, ceiling), eff,
                         cub_ms > 0 ? Cell(cub_ms / r.ms) : Cell(), r.rel, r.pass});
     }
   }
-  for (const SegmentedVariant& v : variants)
-    if (wanted(opts.only, v.name) && opts.cap_slow && v.max_segment > 0 &&
-        std::any_of(opts.segment_sizes.begin(), opts.segment_sizes.end(), [&](std::int64_t s) { return s > v.max_segment; }))
-      rep.notes.push_back(v.name + ": sizes above " + std::to_string(v.max_segment) +
-                          " skipped (16 segments per warp: a few warps for the whole GPU)");
-  for (const SegmentedVariant& v : variants)
-    if (wanted(opts.only, v.name) &&
-        std::any_of(opts.segment_sizes.begin(), opts.segment_sizes.end(), [&](std::int64_t s) { return !v.supports(s); }))
-      rep.notes.push_back(v.name + ": some sizes are outside the algorithm (see reduce_algorithm_supports)");
+  for (const SegmentedVariant& v : variants) {
+    if (!wanted(opts, v)) continue;
+    auto any = [&](auto pred) { return std::any_of(opts.segment_sizes.begin(), opts.segment_sizes.end(), pred); };
+    if (opts.cap_slow && v.max_segment > 0 && any([&](std::int64_t s) { return s > v.max_segment && s <= n; })) {
+      const std::string why = v.name + ": sizes above " + std::to_string(v.max_segment) +
+                              " skipped (16 segments per warp: a few warps for the whole GPU)";
+      rep.notes.push_back(why);
+      if (opts.progress) std::cerr << "note: " << why << "\n";
+    }
+    if (any([&](std::int64_t s) { return !v.supports(s); })) {
+      const std::string why = v.name + ": some sizes are outside the algorithm (see reduce_algorithm_supports)";
+      rep.notes.push_back(why);
+      if (opts.progress) std::cerr << "note: " << why << "\n";
+    }
+    if (v.whole_array_only && any([&](std::int64_t s) { return segment_count_for(n, s) != 1; }))
+      rep.notes.push_back(v.name + ": one segment only (the whole-array point, segment size = n)");
+  }
   return rep;
 }
 

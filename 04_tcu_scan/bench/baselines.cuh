@@ -7,6 +7,12 @@
 //   cub_warp_scan       our kernel: one warp per group of segments, 8 items per lane,
 //                       cub::WarpScan with a segmented (key, value) operator
 //   cub_block_scan      the same with cub::BlockScan, 256 threads × 8 items per block
+//   cub_segmented_scan  cub::DeviceSegmentedScan::Inclusive/ExclusiveSegmentedScan, plus<float>,
+//                       offsets i · segment_size from a counting iterator (CCCL 3.3 or newer)
+//   cub_device_scan     the whole array only (one segment): cub::DeviceScan::InclusiveScan /
+//                       ExclusiveScan with plus<float> for fp32 out, InclusiveSum / ExclusiveSum
+//                       (fp16 accumulation) for fp16 out
+// Which exist depends on the CCCL of the build (the toolkit's, or TCU_CCCL_ROOT).
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -41,6 +47,17 @@ void cub_warp_scan(const __half* in, OutT* out, std::int64_t num_segments, std::
 template <class OutT>
 void cub_block_scan(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
                     bool inclusive, cudaStream_t stream);
+
+template <class OutT>
+void cub_segmented_scan(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
+                        bool inclusive, Scratch& scratch, cudaStream_t stream);
+bool cub_segmented_scan_available();  // built against CCCL 3.3 or newer
+// num_segments must be 1 (else std::invalid_argument).
+template <class OutT>
+void cub_device_scan(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
+                     bool inclusive, Scratch& scratch, cudaStream_t stream);
+// CCCL_VERSION of the CCCL the baselines were compiled against (e.g. 3000001 for 3.0.1).
+int baseline_cccl_version();
 
 // Functors shared by the two by-key baselines.
 struct SegmentKey {

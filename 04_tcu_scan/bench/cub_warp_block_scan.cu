@@ -1,9 +1,13 @@
 // Baselines: hand-tuned segmented scans built on cub::WarpScan and cub::BlockScan (Dakkak's
 // Fig. 11 compares warp- and block-level scans). A warp (or block) owns a run of whole
-// segments and walks it in chunks of 8 consecutive elements per thread (16-byte loads where
-// aligned), carrying the running (segment, sum) pair between chunks. The scan operator on
-// (segment, sum) pairs restarts at a segment change; it is associative because segment ids
-// never decrease along the array.
+// segments and walks it in chunks of 16 consecutive elements per thread (two 16-byte loads and,
+// for fp16 outputs two, for fp32 four 16-byte stores where aligned), carrying the running
+// (segment, sum) pair between chunks. The scan operator on (segment, sum) pairs restarts at a
+// segment change; it is associative because segment ids never decrease along the array.
+// Segment ids are counted from the group's first segment (32-bit: a (key, sum) pair is two
+// words to shuffle, not four). The per-element work (the scan of the pairs) is what bounds
+// these kernels, not the memory: 16 elements per thread halve it against 8, which matters most
+// for fp16 outputs (4 bytes moved per element against 6 for fp32).
 #include <cub/block/block_scan.cuh>
 #include <cub/warp/warp_scan.cuh>
 
@@ -18,11 +22,11 @@
 namespace tcu::bench::scan {
 namespace {
 
-constexpr int kItems = 8;            // consecutive elements per thread (one 16-byte fp16 load)
+constexpr int kItems = 16;           // consecutive elements per thread (two 16-byte fp16 loads)
 constexpr int kBlockThreads = 256;
 
 struct KeySum {
-  std::int64_t key;
+  int key;  // segment id - the group's first segment id
   float sum;
 };
 struct SegmentedPlus {
@@ -34,11 +38,11 @@ struct SegmentedPlus {
 // Scans the chunk of kItems elements [i0, i0 + kItems) ∩ [i0, end) of one thread, given the
 // exclusive (key, sum) prefix of everything before it, and writes it out.
 template <class OutT, bool kInclusive>
-__device__ void scan_thread_items(const float (&x)[kItems], std::int64_t i0, std::int64_t end, std::int64_t key0,
+__device__ void scan_thread_items(const float (&x)[kItems], std::int64_t i0, std::int64_t end, int key0,
                                   std::int64_t pos0, std::int64_t segment_size, KeySum prefix, OutT* out) {
   float run = prefix.key == key0 ? prefix.sum : 0.0f;
   std::int64_t pos = pos0;
-  alignas(16) OutT y[kItems];
+  float y[kItems];
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     if (pos == segment_size) {
@@ -47,33 +51,59 @@ __device__ void scan_thread_items(const float (&x)[kItems], std::int64_t i0, std
     }
     const float before = run;
     run += x[j];
-    y[j] = tc::from_float<OutT>(kInclusive ? run : before);
+    y[j] = kInclusive ? run : before;
     ++pos;
   }
   OutT* dst = out + i0;
   if (i0 + kItems <= end && reinterpret_cast<std::uintptr_t>(dst) % 16 == 0) {
-    constexpr int kVec = 16 / sizeof(OutT);
+    // 16-byte stores of values packed in registers: 8 halves or 4 floats each.
+    if constexpr (sizeof(OutT) == 2) {
 #pragma unroll
-    for (int v = 0; v < kItems / kVec; ++v) reinterpret_cast<uint4*>(dst)[v] = reinterpret_cast<const uint4*>(y)[v];
+      for (int v = 0; v < kItems / 8; ++v) {
+        uint4 w;
+        unsigned* word = reinterpret_cast<unsigned*>(&w);
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          const __half2 h = __floats2half2_rn(y[v * 8 + 2 * j], y[v * 8 + 2 * j + 1]);
+          word[j] = *reinterpret_cast<const unsigned*>(&h);
+        }
+        __stcs(reinterpret_cast<uint4*>(dst) + v, w);  // streaming, like the tensor-core kernels' stores
+      }
+    } else {
+#pragma unroll
+      for (int v = 0; v < kItems / 4; ++v)
+        __stcs(reinterpret_cast<float4*>(dst) + v, make_float4(y[4 * v], y[4 * v + 1], y[4 * v + 2], y[4 * v + 3]));
+    }
   } else {
-    for (int j = 0; j < kItems && i0 + j < end; ++j) dst[j] = y[j];
+    for (int j = 0; j < kItems && i0 + j < end; ++j) dst[j] = tc::from_float<OutT>(y[j]);
   }
 }
 
-// Loads the thread's items and its (last key, trailing sum) aggregate.
+// Loads the thread's items and its (last key, trailing sum) aggregate; keys count from
+// first_segment (the group's first).
 __device__ KeySum load_thread_items(const __half* in, std::int64_t i0, std::int64_t end, std::int64_t segment_size,
-                                    float (&x)[kItems], std::int64_t& key0, std::int64_t& pos0) {
+                                    std::int64_t first_segment, float (&x)[kItems], int& key0, std::int64_t& pos0) {
   if (i0 + kItems <= end && reinterpret_cast<std::uintptr_t>(in + i0) % 16 == 0) {
-    const uint4 w = __ldcs(reinterpret_cast<const uint4*>(in + i0));
-    const __half* h = reinterpret_cast<const __half*>(&w);
+    uint4 w[kItems / 8];
 #pragma unroll
-    for (int j = 0; j < kItems; ++j) x[j] = __half2float(h[j]);
+    for (int v = 0; v < kItems / 8; ++v) w[v] = __ldcs(reinterpret_cast<const uint4*>(in + i0) + v);
+#pragma unroll
+    for (int v = 0; v < kItems / 8; ++v) {
+      const __half2* h = reinterpret_cast<const __half2*>(&w[v]);
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const float2 f = __half22float2(h[j]);
+        x[v * 8 + 2 * j] = f.x;
+        x[v * 8 + 2 * j + 1] = f.y;
+      }
+    }
   } else {
 #pragma unroll
     for (int j = 0; j < kItems; ++j) x[j] = i0 + j < end ? __half2float(in[i0 + j]) : 0.0f;
   }
-  key0 = i0 / segment_size;
-  pos0 = i0 - key0 * segment_size;
+  const std::int64_t segment = i0 / segment_size;
+  key0 = static_cast<int>(segment - first_segment);
+  pos0 = i0 - segment * segment_size;
   KeySum agg{key0, 0.0f};
   std::int64_t pos = pos0;
 #pragma unroll
@@ -99,14 +129,16 @@ __global__ void __launch_bounds__(kBlockThreads) warp_scan_kernel(const __half* 
   const std::int64_t total_warps = static_cast<std::int64_t>(gridDim.x) * (kBlockThreads / 32);
   for (std::int64_t g = static_cast<std::int64_t>(blockIdx.x) * (kBlockThreads / 32) + warp; g < groups;
        g += total_warps) {
-    const std::int64_t begin = g * segs_per_warp * segment_size;
+    const std::int64_t first_segment = g * segs_per_warp;
+    const std::int64_t begin = first_segment * segment_size;
     const std::int64_t end = min(num_segments, (g + 1) * segs_per_warp) * segment_size;
     KeySum carry{-1, 0.0f};
     for (std::int64_t base = begin; base < end; base += 32 * kItems) {
       const std::int64_t i0 = base + lane * kItems;
       float x[kItems];
-      std::int64_t key0 = 0, pos0 = 0;
-      const KeySum agg = load_thread_items(in, min(i0, end), end, segment_size, x, key0, pos0);
+      int key0 = 0;
+      std::int64_t pos0 = 0;
+      const KeySum agg = load_thread_items(in, min(i0, end), end, segment_size, first_segment, x, key0, pos0);
       KeySum excl, warp_total;
       WarpScan(temp[warp]).ExclusiveScan(agg, excl, SegmentedPlus{}, warp_total);
       const KeySum prefix = lane == 0 ? carry : SegmentedPlus{}(carry, excl);
@@ -125,14 +157,16 @@ __global__ void __launch_bounds__(kBlockThreads) block_scan_kernel(const __half*
   __shared__ typename BlockScan::TempStorage temp;
   const std::int64_t groups = ceil_div(num_segments, segs_per_block);
   for (std::int64_t g = blockIdx.x; g < groups; g += gridDim.x) {
-    const std::int64_t begin = g * segs_per_block * segment_size;
+    const std::int64_t first_segment = g * segs_per_block;
+    const std::int64_t begin = first_segment * segment_size;
     const std::int64_t end = min(num_segments, (g + 1) * segs_per_block) * segment_size;
     KeySum carry{-1, 0.0f};
     for (std::int64_t base = begin; base < end; base += kBlockThreads * kItems) {
       const std::int64_t i0 = base + static_cast<std::int64_t>(threadIdx.x) * kItems;
       float x[kItems];
-      std::int64_t key0 = 0, pos0 = 0;
-      const KeySum agg = load_thread_items(in, min(i0, end), end, segment_size, x, key0, pos0);
+      int key0 = 0;
+      std::int64_t pos0 = 0;
+      const KeySum agg = load_thread_items(in, min(i0, end), end, segment_size, first_segment, x, key0, pos0);
       KeySum excl, block_total;
       BlockScan(temp).ExclusiveScan(agg, excl, SegmentedPlus{}, block_total);
       const KeySum prefix = threadIdx.x == 0 ? carry : SegmentedPlus{}(carry, excl);

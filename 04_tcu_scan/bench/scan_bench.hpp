@@ -22,11 +22,15 @@ enum class OutType { fp16, fp32 };
 const char* out_type_name(OutType t);
 
 // Variant names: the tensor-core algorithms (the API's name table, lesson order), "auto", then
-// the baselines.
+// the baselines, the whole-array ones last.
 const std::vector<std::string>& variant_names();
-// The baselines' names (thrust_scan_by_key, cub_scan_by_key, cub_warp_scan, cub_block_scan).
+// The segmented baselines of this build (thrust_scan_by_key, cub_scan_by_key, cub_warp_scan,
+// cub_block_scan, and cub_segmented_scan with CCCL 3.3 or newer): any segment count.
 const std::vector<std::string>& baseline_names();
+// Baselines for one segment only (the whole array): cub_device_scan.
+const std::vector<std::string>& whole_array_baseline_names();
 bool is_tcu_variant(const std::string& name);
+bool is_whole_array_only(const std::string& name);
 // Whether the variant accepts this segment size (tcu::scan_algorithm_supports; baselines: any).
 bool variant_supports(const std::string& name, std::int64_t segment_size);
 
@@ -50,11 +54,22 @@ VerifyResult verify_segments(const OutT* h_out, std::int64_t seg_begin, std::int
 template <class OutT>
 std::int64_t count_non_finite(const OutT* d_out, std::int64_t n, cudaStream_t stream = 0);
 
+// Segments longer than this give fp16 prefix sums beyond fp16's range (65504) on [0, 1) data:
+// fp16-output rows of such sizes are timed but not verified ("not verified" in the CSV).
+inline constexpr std::int64_t kFp16CheckedSegment = std::int64_t(1) << 16;
+// Rows below kSlowPct % of the copy bandwidth (one probe run) are timed 3 times, or only once
+// (the probe) when that run took more than kOnceMs: a warp or block scanning a huge segment.
+inline constexpr double kSlowPct = 2.0;
+inline constexpr double kOnceMs = 100.0;
+
 struct SweepConfig {
   std::int64_t n = std::int64_t(1) << 28;
   std::vector<std::int64_t> segment_sizes;  // each rounds n down to whole segments
   std::vector<OutType> out_types{OutType::fp16, OutType::fp32};
-  std::string algo = "all";
+  std::string algo = "all";                 // one variant, or all (every variant and auto)
+  std::string baselines_only;               // "cub": only the baselines named cub_*; "all": every
+                                            // baseline; "": no such restriction
+  bool shorten_slow = true;
   bool inclusive = true;
   Dist dist = Dist::uniform;
   std::uint64_t seed = 1;
@@ -67,15 +82,19 @@ struct SweepRow {
   std::string algo;
   OutType out_type = OutType::fp16;
   std::int64_t segment_size = 0, n = 0;
-  double ms = 0, gelem_per_s = 0, pct_of_copy_bw = 0, speedup_vs_thrust = 0, max_rel_err = 0;
+  double ms = 0, gelem_per_s = 0, pct_of_copy_bw = 0, pct_of_effective_bw = 0, speedup_vs_thrust = 0,
+         max_rel_err = 0;
   bool verified = false, pass = true;
 };
 
 // copy_gb_per_s: the copy probe of the same run (bytes read + written per second).
 std::vector<SweepRow> run_sweep(const SweepConfig& cfg, double copy_gb_per_s);
 
-// The CSV table (columns algo,out_type,segment_size,n,ms,gelem_per_s,pct_of_copy_bw,max_rel_err,pass)
-// and the printed table (with the speed-up over thrust_scan_by_key).
+// The CSV table (columns algo,out_type,segment_size,n,ms,gelem_per_s,pct_of_copy_bw,
+// pct_of_effective_bw,max_rel_err,pass) and the printed table (with the speed-up over
+// thrust_scan_by_key). Both bandwidth columns count the bytes read (2 per element) and written
+// (2 or 4) against the copy probe of the same run (which counts read + write too): they are
+// the same number, pct_of_effective_bw being the name the reduction's table shares.
 Table csv_table(const std::vector<SweepRow>& rows);
 Table text_table(const std::vector<SweepRow>& rows);
 // Dakkak Fig. 11: warp- vs block-level per segment size (G elements/s).

@@ -1,11 +1,21 @@
 # Chapter 03's part of scripts/device_check.sh (sourced; see that script for step, BUILD, RES).
-# Writes segmented_reduce.csv (Dakkak Fig. 10), segmented_reduce_warp_block.csv (Fig. 11),
-# reduce_accuracy.csv (Navarro's study), reduce_energy_instructions.csv (NVML + ncu) and
-# 03_summary.txt (best TCU % of read bandwidth per size, speed-up over CUB at 16).
+# Writes segmented_reduce.csv (Dakkak Fig. 10; with build-cccl-latest also the newest CCCL's
+# CUB rows, renamed cub_latest_*), segmented_reduce_warp_block.csv (Fig. 11),
+# reduce_accuracy.csv (Navarro's study), reduce_energy_instructions.csv (NVML + ncu),
+# segmented_reduce_goals.csv (auto vs the best baseline per size, the goals) and 03_summary.txt.
 if [ -x "$BUILD/bin/03_tcu_reduction" ]; then
   X03="$BUILD/bin/03_tcu_reduction"
   step "03 sweep n=2^28, segments 2^4..2^24 (Fig. 10)" "$LOG" sh -c \
     "'$X03' --sweep --repeat 10 --csv '$RES/segmented_reduce.csv' > '$RES/segmented_reduce_output.txt'"
+  L03="${LATEST_BUILD:-build-cccl-latest}/bin/03_tcu_reduction"
+  if [ -x "$L03" ]; then
+    step "03 sweep, CUB rows built against the newest CCCL ($L03)" "$LOG" sh -c \
+      "'$L03' --sweep --baselines-only cub --repeat 10 --csv '$RES/segmented_reduce_cccl_latest.csv' > '$RES/segmented_reduce_cccl_latest_output.txt'"
+    step "03 merge cub_latest_* rows into segmented_reduce.csv" "$LOG" merge_cccl_latest \
+      "$RES/segmented_reduce.csv" "$RES/segmented_reduce_cccl_latest.csv" "$RES/segmented_reduce_cccl_latest_output.txt"
+  else
+    echo "03: no $L03 (newest CCCL not fetched or not built): cub_latest_* rows skipped" | tee -a "$LOG" >&2
+  fi
   step "03 warp vs block (Fig. 11)" "$LOG" sh -c \
     "'$X03' --warp-block --repeat 10 --csv '$RES/segmented_reduce_warp_block.csv' > '$RES/segmented_reduce_warp_block_output.txt'"
   step "03 odd segments from an unaligned pointer" "$LOG" sh -c \
@@ -62,40 +72,57 @@ PY
   rm -f "$RES/reduce_energy.csv"
   summary03() {
     python3 - "$RES" <<'PY' > "$RES/03_summary.txt"
-import csv, os, sys
+# Per segment size: the auto row (the API's choice) against the best baseline of that size
+# (cub_latest_* included), as % of the effective bandwidth (bytes read + written against the
+# read stream of the same run), and the goals: >= 90 % and >= 0.98x the best baseline.
+# Baselines are the rows named cub_*, thrust_* or shuffle_* (TCU algorithm names are never
+# listed here: they come from the API's name table).
+import csv, os, re, sys
 res = sys.argv[1]
 rows = list(csv.DictReader(open(os.path.join(res, "segmented_reduce.csv"))))
-base = {"cub_segmented_reduce", "cub_warp_reduce", "cub_block_reduce", "shuffle_16b"}
+def version(path):
+    try:
+        m = re.search(r"baselines built against CCCL ([0-9.]+)", open(os.path.join(res, path), errors="replace").read())
+    except OSError:
+        return ""
+    return m.group(1) if m else ""
+cccl_main, cccl_latest = version("segmented_reduce_output.txt"), version("segmented_reduce_cccl_latest_output.txt")
+def is_baseline(a):
+    return re.match(r"(cub_|thrust_|shuffle_)", a) is not None
+def cccl_of(a):
+    if a.startswith("cub_latest_"):
+        return cccl_latest
+    return cccl_main if a.startswith(("cub_", "thrust_")) else "-"
+GOAL_PCT, GOAL_RATIO = 90.0, 0.98
 sizes = sorted({int(r["segment_size"]) for r in rows})
-print("seg     best TCU (pct read bw)            best baseline (pct)        TCU/CUB-seg")
+out = []
+print(f"CCCL of the baselines: {cccl_main or '?'}" + (f"; cub_latest_*: {cccl_latest}" if cccl_latest else "; no cub_latest_* rows"))
+print("seg        auto % eff   best baseline (CCCL)                         % eff   auto/base  goals")
 for s in sizes:
     at = [r for r in rows if int(r["segment_size"]) == s]
-    tcu = max((r for r in at if r["algo"] not in base), key=lambda r: float(r["gelem_per_s"]), default=None)
-    bl = max((r for r in at if r["algo"] in base), key=lambda r: float(r["gelem_per_s"]), default=None)
-    cub = next((r for r in at if r["algo"] == "cub_segmented_reduce"), None)
-    if not tcu or not bl:
+    auto = next((r for r in at if r["algo"] == "auto"), None)
+    bl = max((r for r in at if is_baseline(r["algo"])), key=lambda r: float(r["gelem_per_s"]), default=None)
+    tcu = max((r for r in at if not is_baseline(r["algo"]) and r["algo"] != "auto"),
+              key=lambda r: float(r["gelem_per_s"]), default=None)
+    if not auto or not bl:
         continue
-    sp = float(tcu["gelem_per_s"]) / float(cub["gelem_per_s"]) if cub else float("nan")
-    print(f"2^{s.bit_length()-1:<4} {tcu['algo']:<26} {float(tcu['pct_of_read_bw']):5.1f}   "
-          f"{bl['algo']:<20} {float(bl['pct_of_read_bw']):5.1f}   {sp:7.1f}x")
-# The goals of the issue, per segment size 2^4 … 2^15 (README marker segmented_reduce_goals).
+    a_eff, b_eff = float(auto["pct_of_effective_bw"]), float(bl["pct_of_effective_bw"])
+    ratio = float(auto["gelem_per_s"]) / float(bl["gelem_per_s"])
+    checked = auto["pass"] in ("true", "PASS", "1")
+    verdict = ("met" if a_eff >= GOAL_PCT and ratio >= GOAL_RATIO else "missed") if checked else "FAILED check"
+    out.append([s, int(auto["n"]) // s, f"{float(auto['gelem_per_s']):.1f}", f"{a_eff:.1f}", bl["algo"], cccl_of(bl["algo"]),
+                f"{float(bl['gelem_per_s']):.1f}", f"{b_eff:.1f}", f"{ratio:.3f}", tcu["algo"] if tcu else "",
+                f"{float(tcu['pct_of_effective_bw']):.1f}" if tcu else "", f"{GOAL_PCT:.0f}", f"{GOAL_RATIO:.2f}", verdict])
+    name = f"{bl['algo']} ({cccl_of(bl['algo'])})"
+    print(f"{s:<10} {a_eff:6.1f}     {name:<44} {b_eff:6.1f}   {ratio:6.3f}x  {verdict}")
 with open(os.path.join(res, "segmented_reduce_goals.csv"), "w", newline="") as f:
     w = csv.writer(f)
-    w.writerow(["segment_size", "best_tcu", "tcu_pct_of_read_bw", "best_baseline", "baseline_pct_of_read_bw",
-                "tcu_over_best_baseline", "tcu_over_cub_segmented", "goal_90pct_met", "goal_beats_baselines_met"])
-    for s in sizes:
-        if s > 1 << 15:
-            continue
-        at = [r for r in rows if int(r["segment_size"]) == s]
-        tcu = max((r for r in at if r["algo"] not in base), key=lambda r: float(r["gelem_per_s"]), default=None)
-        bl = max((r for r in at if r["algo"] in base), key=lambda r: float(r["gelem_per_s"]), default=None)
-        cub = next((r for r in at if r["algo"] == "cub_segmented_reduce"), None)
-        if not tcu or not bl or not cub:
-            continue
-        t, b = float(tcu["gelem_per_s"]), float(bl["gelem_per_s"])
-        w.writerow([s, tcu["algo"], f"{float(tcu['pct_of_read_bw']):.1f}", bl["algo"], f"{float(bl['pct_of_read_bw']):.1f}",
-                    f"{t / b:.3f}", f"{t / float(cub['gelem_per_s']):.1f}",
-                    "yes" if float(tcu["pct_of_read_bw"]) >= 90 else "no", "yes" if t >= b else "no"])
+    w.writerow(["segment_size", "num_segments", "auto_gelem_s", "auto_pct_of_effective_bw", "best_baseline",
+                "baseline_cccl", "baseline_gelem_s", "baseline_pct_of_effective_bw", "auto_over_best_baseline",
+                "best_tcu", "best_tcu_pct_of_effective_bw", "goal_pct", "goal_ratio", "goals"])
+    w.writerows(out)
+met = sum(1 for r in out if r[-1] == "met")
+print(f"goals (>= {GOAL_PCT:.0f} % effective bw and >= {GOAL_RATIO:.2f}x the best baseline): met at {met} of {len(out)} sizes")
 fails = [r for r in rows if r["pass"] not in ("true", "PASS", "1")]
 print("rows:", len(rows), " failed checks:", len(fails))
 PY
