@@ -61,6 +61,10 @@ constexpr std::int64_t kReduceBlockFrom = 4096;
 constexpr std::int64_t kScanBlockFrom = 2048;
 // Segments per SM from which one block per segment beats the look-back (8 block-sized waves).
 constexpr std::int64_t kBlockScanWavesOfSms = 8;
+// Whole arrays up to these sizes are faster on one block (the sweep: n = 2^10 … 2^14 for the
+// scan, one block tile, where the look-back only adds its status words; up to 2^15 for the sum).
+constexpr std::int64_t kScanOneBlockUpTo = std::int64_t(1) << 14;
+constexpr std::int64_t kReduceOneBlockUpTo = std::int64_t(1) << 15;
 
 template <class T>
 bool element_aligned(const T* p) {
@@ -157,14 +161,17 @@ bool device_scan_algorithm_supports(DeviceScanAlgorithm a, std::int64_t num_segm
 }
 
 DeviceReduceAlgorithm choose_device_reduce_algorithm(std::int64_t num_segments, std::int64_t segment_size) {
-  if (num_segments <= 1 && segment_size >= kReduceBlockFrom) return DeviceReduceAlgorithm::grid_single_pass;
+  if (num_segments <= 1)
+    return segment_size <= kReduceOneBlockUpTo ? DeviceReduceAlgorithm::block_reduce
+                                               : DeviceReduceAlgorithm::grid_single_pass;
   if (segment_size >= kReduceBlockFrom) return DeviceReduceAlgorithm::grid_two_pass;  // block level when segments fill the GPU
   return kWarpLevel ? DeviceReduceAlgorithm::warp_level : DeviceReduceAlgorithm::segmented_lookback;
 }
 DeviceScanAlgorithm choose_device_scan_algorithm(std::int64_t num_segments, std::int64_t segment_size,
                                                  bool fp32_output) {
   (void)fp32_output;
-  if (num_segments <= 1) return DeviceScanAlgorithm::grid_lookback;
+  if (num_segments <= 1)
+    return segment_size <= kScanOneBlockUpTo ? DeviceScanAlgorithm::block_scan : DeviceScanAlgorithm::grid_lookback;
   if (segment_size < kScanBlockFrom && kWarpLevel) return DeviceScanAlgorithm::warp_level;
   // Enough segments to keep every SM busy for several waves: a block per segment, no look-back.
   if (segment_size >= kScanBlockFrom && num_segments >= kBlockScanWavesOfSms * tc::sm_count())

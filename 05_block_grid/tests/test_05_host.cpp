@@ -51,6 +51,12 @@ TEST_CASE("what each algorithm takes, and the automatic choice") {
     }
   }
   CHECK(tcu::choose_device_scan_algorithm(1, 1 << 28, true) == DeviceScanAlgorithm::grid_lookback);
+  // whole arrays up to one block tile (scan) or two (sum): one block
+  CHECK(tcu::choose_device_scan_algorithm(1, 1 << 14, false) == DeviceScanAlgorithm::block_scan);
+  CHECK(tcu::choose_device_scan_algorithm(1, (1 << 14) + 1, true) == DeviceScanAlgorithm::grid_lookback);
+  CHECK(tcu::choose_device_reduce_algorithm(1, 1000) == DeviceReduceAlgorithm::block_reduce);
+  CHECK(tcu::choose_device_reduce_algorithm(1, 1 << 15) == DeviceReduceAlgorithm::block_reduce);
+  CHECK(tcu::choose_device_reduce_algorithm(1, (1 << 15) + 1) == DeviceReduceAlgorithm::grid_single_pass);
   CHECK(tcu::choose_device_scan_algorithm(2, 1 << 22, true) == DeviceScanAlgorithm::segmented_lookback);
 }
 
