@@ -157,6 +157,19 @@ Model model(ReduceAlgorithm a, std::int64_t ns, std::int64_t s, int sms) {
       m.how = std::to_string(bps) + " block atomic(s) per segment";
       break;
     }
+    case ReduceAlgorithm::reduction_any_size:
+      if (s <= tc::kTile) {  // passed to Reduction16
+        m.depth = kMma;
+        m.how = "one MMA (Reduction16)";
+        break;
+      }
+      // Row totals: one MMA entry each (16 products; the other E rows add exact zeros); the
+      // 128 rows of a round: 4 in sequence per lane, 5 shuffle levels, + the round's carry
+      // (+1), + P at the end (+1); one fp32 addition of a round's total to the carry per round
+      // the segment spans.
+      m.depth = kMma + 4 + 5 + 1 + 1 + ceil_div(s, r::kAnySizeRoundElems) + 1;
+      m.how = "row totals on tensor cores, a segmented scan of the rows, an fp32 carry per round";
+      break;
   }
   return m;
 }

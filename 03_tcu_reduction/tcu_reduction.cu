@@ -42,13 +42,15 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      "Navarro variant 3: a fraction of the blocks on TCUs, the rest shuffles"},
     {ReduceAlgorithm::chained_mma_fp16_accumulate, "chained_mma_fp16_accumulate",
      "Navarro's fp16 accumulators (accuracy study only: overflows)"},
+    {ReduceAlgorithm::reduction_any_size, "reduction_any_size",
+     "ours: aligned 8-tile rounds, rows cut at segment starts, T = A_pre·S + A_post·S, shuffle row carries"},
 };
 
 constexpr bool names_in_enum_order() {
   int i = 0;
   for (const AlgorithmInfo& a : kAlgorithms)
     if (static_cast<int>(a.algorithm) != i++) return false;
-  return i == static_cast<int>(ReduceAlgorithm::chained_mma_fp16_accumulate) + 1;
+  return i == static_cast<int>(ReduceAlgorithm::reduction_any_size) + 1;
 }
 static_assert(names_in_enum_order(), "one name-table row per algorithm, in enum (lesson) order");
 
@@ -75,6 +77,7 @@ constexpr Dispatch kDispatch[] = {
     {ReduceAlgorithm::chained_mma_split, r::any_segment_size, r::with_default_config<r::launch_chained_mma_split>},
     {ReduceAlgorithm::chained_mma_fp16_accumulate, r::any_segment_size,
      r::with_default_config<r::launch_chained_mma_fp16_accumulate>},
+    {ReduceAlgorithm::reduction_any_size, r::reduction_any_size_supports, r::launch_reduction_any_size},
 };
 
 const Dispatch* dispatch_for(ReduceAlgorithm a) {
@@ -119,15 +122,20 @@ bool reduce_algorithm_supports(ReduceAlgorithm a, std::int64_t segment_size) {
 }
 
 ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t segment_size, int sm_count) {
-  // Crossovers measured on the H100 (README, "Which algorithm when"): Reduction16 multi-segment
-  // for the powers of two 16 … 512 (it takes 16 … 2048, but the split 256N is faster from
-  // 1024), Reduction16 for the other sizes up to 16, the strided 16N for the other sizes below
-  // 1024, the block-level 256N for segments from 2^16 when there are enough of them to fill
-  // the GPU, else the pipelined work-efficient 256N split across warps.
+  // Crossovers measured on the H100 (n = 2^28; README, "Which algorithm when"): Reduction16
+  // multi-segment for the powers of two 16 … 512 (it takes 16 … 2048, but the split 256N is
+  // faster from 1024), Reduction16 for the other sizes up to 16. Below 512 the other sizes take
+  // the strided 16N where its rows are whole 16-byte vectors (multiples of 8 from 32 on: 78 … 83 %
+  // of the read bandwidth at 48, 96, 200) and reduction_any_size otherwise (17, 100, 255, 257:
+  // 64 … 70 %, where the strided 16N falls to 35 … 46 %). From 512 on the pipelined work-efficient
+  // 256N split across warps (94 % at 1000, 98 % at 5000), or the block-level 256N for segments
+  // from 2^16 when there are enough of them to fill the GPU.
   if (segment_size < 1024 && r::reduction16_multisegment_supports(segment_size))
     return ReduceAlgorithm::reduction16_multisegment;
   if (segment_size <= tc::kTile) return ReduceAlgorithm::reduction16;
-  if (segment_size < 1024) return ReduceAlgorithm::reduction16n_strided;
+  if (segment_size < 512)
+    return segment_size % 8 == 0 && segment_size >= 32 ? ReduceAlgorithm::reduction16n_strided
+                                                        : ReduceAlgorithm::reduction_any_size;
   if (segment_size >= 65536 && num_segments >= 2 * std::int64_t(sm_count)) return ReduceAlgorithm::reduction256n_block;
   return ReduceAlgorithm::reduction256n_efficient;
 }

@@ -52,6 +52,7 @@ enum class ReduceAlgorithm {
   chained_mma_single_pass,      // Navarro variant 2: chained MMAs, shuffles, one atomicAdd per block
   chained_mma_split,            // Navarro variant 3: a fraction of the blocks on TCUs, the rest shuffles
   chained_mma_fp16_accumulate,  // Navarro's fp16 accumulators (accuracy study only: overflows)
+  reduction_any_size,           // ours: aligned tiles of the array, rows cut at segment starts, any size
 };
 
 // Every algorithm but `automatic`, in the order of the chapter (its lesson order).
@@ -62,7 +63,7 @@ std::optional<ReduceAlgorithm> parse_reduce_algorithm(const std::string& name);
 // One line on what the algorithm does (for --help and the tables).
 const char* reduce_algorithm_description(ReduceAlgorithm a);
 // Reduction16 takes segments of 1…16 elements, Reduction256 of 1…256, Reduction16
-// multi-segment the powers of two 16…2048; all others any size.
+// multi-segment the powers of two 16…2048, reduction_any_size 1…2^30; all others any size.
 bool reduce_algorithm_supports(ReduceAlgorithm a, std::int64_t segment_size);
 // What `automatic` runs for this shape on the current device (never `automatic` itself) …
 ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t segment_size);

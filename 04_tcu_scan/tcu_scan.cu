@@ -36,13 +36,15 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      "ours: Scan256 over 8-tile rounds, next round in flight, fp32 carry; power-of-two segment sizes >= 16"},
     {ScanAlgorithm::scan256_pipelined_shfl, "scan256_pipelined_shfl",
      "ours: the same walk, A·U + a shuffle scan of the row totals; power-of-two segment sizes >= 16"},
+    {ScanAlgorithm::scan_any_size, "scan_any_size",
+     "ours: aligned 8-tile rounds, rows cut at segment starts, A_pre·U and A_post·U + shuffle row carries; any size"},
 };
 
 constexpr bool names_in_enum_order() {
   int i = 0;
   for (const AlgorithmInfo& a : kAlgorithms)
     if (static_cast<int>(a.algorithm) != i++) return false;
-  return i == static_cast<int>(ScanAlgorithm::scan256_pipelined_shfl) + 1;
+  return i == static_cast<int>(ScanAlgorithm::scan_any_size) + 1;
 }
 static_assert(names_in_enum_order(), "one name-table row per algorithm, in enum (lesson) order");
 
@@ -64,6 +66,7 @@ constexpr Dispatch<OutT> kDispatch[] = {
     {ScanAlgorithm::scan256_pipelined, sc::scan256_pipelined_supports, sc::launch_scan256_pipelined<OutT>},
     {ScanAlgorithm::scan256_pipelined_shfl, sc::scan256_pipelined_supports,
      sc::launch_scan256_pipelined_shfl<OutT>},
+    {ScanAlgorithm::scan_any_size, sc::scan_any_size_supports, sc::launch_scan_any_size<OutT>},
 };
 
 template <class OutT>
@@ -111,16 +114,21 @@ bool scan_algorithm_supports(ScanAlgorithm a, std::int64_t segment_size) {
 // Crossovers: the fastest algorithm per segment size in the H100 sweep (n = 2^28,
 // docs/results/h100/segmented_scan.csv): Scan16 up to 16; the pipelined Scan256 with the
 // shuffle row carry for the powers of two 32 … 2^16 (both output types, and as accurate as the
-// block level for fp32); Scan256 up to 256; for fp16 outputs Scan16N up to 512 and Scan256N up
+// block level for fp32); scan_any_size for the other sizes 17 … 2^16 (the same walk over
+// aligned tiles, rows cut at segment starts, fp32 carries only; from 1024 on only with enough
+// segments to give every resident warp its own); Scan256 up to 256; for fp16 outputs Scan16N up to 512 and Scan256N up
 // to 2^16. Scan256N carries the running sum in the accumulator of 3 MMAs per tile, and tensor
 // cores truncate when they add small products to a large accumulator: its error grows with the
 // number of tiles (well below fp16's rounding, but 60× the block level's at 2^16 with fp32
 // outputs). So fp32 outputs above 256, and any segment above 2^16 (where few long segments
 // leave warps idle), take the block level, whose carries are fp32 additions once per slab.
-ScanAlgorithm choose_scan_algorithm(std::int64_t /*num_segments*/, std::int64_t segment_size, bool fp32_output) {
+ScanAlgorithm choose_scan_algorithm(std::int64_t num_segments, std::int64_t segment_size, bool fp32_output) {
   if (segment_size <= tc::kTile) return ScanAlgorithm::scan16;
   if (segment_size <= 65536 && sc::scan256_pipelined_supports(segment_size))
     return ScanAlgorithm::scan256_pipelined_shfl;
+  if (segment_size <= 65536 && !is_pow2(segment_size) &&
+      (segment_size < 1024 || num_segments >= sc::kAnySizeFewSegments))
+    return ScanAlgorithm::scan_any_size;
   if (segment_size <= tc::kTileElems) return ScanAlgorithm::scan256;
   if (fp32_output || segment_size > 65536) return ScanAlgorithm::scan256_block;
   if (segment_size <= 512) return ScanAlgorithm::scan16n;

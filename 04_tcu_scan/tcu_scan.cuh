@@ -47,6 +47,7 @@ enum class ScanAlgorithm {
   matmulscan,              // Zouzias & McColl MatMulScan, s = 16, k <= 3 per slab               (any)
   scan256_pipelined,       // ours: Scan256 over 8-tile rounds, fp32 carry (powers of two >= 16)
   scan256_pipelined_shfl,  // the same walk, row offsets by a shuffle scan (powers of two >= 16)
+  scan_any_size,           // ours: aligned tiles of the array, rows cut at segment starts   (any)
 };
 
 // Every algorithm but `automatic`, in lesson order.
@@ -57,12 +58,14 @@ std::optional<ScanAlgorithm> parse_scan_algorithm(const std::string& name);
 // One line on what the algorithm does and which segment sizes it takes (--help, messages).
 const char* scan_algorithm_description(ScanAlgorithm a);
 // Whether the algorithm takes this segment size: Scan16 1 … 16, Scan256 1 … 256, the two
-// pipelined variants the powers of two >= 16, all others (and automatic) any size >= 1.
+// pipelined variants the powers of two >= 16, scan_any_size 1 … 2^30, all others (and
+// automatic) any size >= 1.
 bool scan_algorithm_supports(ScanAlgorithm a, std::int64_t segment_size);
 // What `automatic` runs for this shape and output type (never `automatic` itself): the
 // crossovers measured on the H100; for fp32 outputs, long segments avoid carrying the running
 // sum in the MMA accumulator, whose truncating additions cost accuracy in proportion to the
-// number of tiles. (num_segments does not change the choice today.)
+// number of tiles. Segments of 1024 … 2^16 that are not powers of two take scan_any_size
+// (one warp per share of whole segments) only when there are at least 4096 of them.
 ScanAlgorithm choose_scan_algorithm(std::int64_t num_segments, std::int64_t segment_size, bool fp32_output);
 
 // The automatic choice.

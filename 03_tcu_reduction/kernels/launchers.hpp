@@ -40,6 +40,15 @@ constexpr bool reduction256_supports(std::int64_t s) { return s >= 1 && s <= tc:
 constexpr bool reduction16_multisegment_supports(std::int64_t s) {
   return s >= tc::kTile && s <= kMultiSegmentTiles * tc::kTileElems && is_pow2(s);
 }
+// Segments of any size: 17 … 2^30 cut at their starts inside aligned tiles (segment offsets are
+// 32-bit); 1 … 16 are passed to Reduction16 (a segment per row).
+inline constexpr std::int64_t kAnySizeMax = std::int64_t{1} << 30;
+// Its launch shape: blocks of 4 warps, 4 blocks per SM at least; one warp per share of whole
+// segments.
+inline constexpr int kAnySizeWarps = 4;
+inline constexpr int kAnySizeBlocksPerSm = 4;
+inline constexpr std::int64_t kAnySizeRoundElems = 8 * tc::kTileElems;  // a round: 8 tiles
+constexpr bool reduction_any_size_supports(std::int64_t s) { return s >= 1 && s <= kAnySizeMax; }
 
 // ---- shapes of the chained variants (Navarro et al.) -----------------------------------------
 bool chained_config_ok(const ChainedMmaConfig& c);  // 09_chained_mma_recurrence.cu
@@ -75,6 +84,8 @@ cudaError_t launch_reduction16n_coalesced(const __half* d_in, float* d_out, std:
                                           std::int64_t segment_size, cudaStream_t stream);    // 07
 cudaError_t launch_reduction16_multisegment(const __half* d_in, float* d_out, std::int64_t num_segments,
                                             std::int64_t segment_size, cudaStream_t stream);  // 08
+cudaError_t launch_reduction_any_size(const __half* d_in, float* d_out, std::int64_t num_segments,
+                                      std::int64_t segment_size, cudaStream_t stream);        // 12
 // 09 … 11: the chained variants with explicit parameters (config checked by the caller) …
 cudaError_t launch_chained_mma_recurrence(const ChainedMmaConfig& config, const __half* d_in, float* d_out,
                                           std::int64_t num_segments, std::int64_t segment_size,

@@ -96,6 +96,10 @@ TEST_CASE("algorithm names round-trip; auto never picks itself; supported sizes"
   CHECK_FALSE(tcu::reduce_algorithm_supports(tcu::ReduceAlgorithm::reduction16, 17));
   CHECK(tcu::reduce_algorithm_supports(tcu::ReduceAlgorithm::reduction256, 256));
   CHECK_FALSE(tcu::reduce_algorithm_supports(tcu::ReduceAlgorithm::reduction256, 257));
+  CHECK(tcu::reduce_algorithm_supports(tcu::ReduceAlgorithm::reduction_any_size, 17));
+  CHECK(tcu::reduce_algorithm_supports(tcu::ReduceAlgorithm::reduction_any_size, 12345));
+  CHECK(tcu::reduce_algorithm_supports(tcu::ReduceAlgorithm::reduction_any_size, std::int64_t(1) << 30));
+  CHECK_FALSE(tcu::reduce_algorithm_supports(tcu::ReduceAlgorithm::reduction_any_size, (std::int64_t(1) << 30) + 1));
   for (std::int64_t s : {std::int64_t(1), std::int64_t(3), std::int64_t(16), std::int64_t(17), std::int64_t(255),
                          std::int64_t(256), std::int64_t(4097), std::int64_t(1) << 30}) {
     const tcu::ReduceAlgorithm a = tcu::choose_reduce_algorithm(1, s);
@@ -245,7 +249,18 @@ TEST_CASE("choose_reduce_algorithm: the crossovers, block level only with two se
   CHECK(tcu::choose_reduce_algorithm(100, 16, kH100Sms) == ReduceAlgorithm::reduction16_multisegment);
   CHECK(tcu::choose_reduce_algorithm(100, 512, kH100Sms) == ReduceAlgorithm::reduction16_multisegment);
   CHECK(tcu::choose_reduce_algorithm(100, 7, kH100Sms) == ReduceAlgorithm::reduction16);
-  CHECK(tcu::choose_reduce_algorithm(100, 1000, kH100Sms) == ReduceAlgorithm::reduction16n_strided);
+  // Sizes that are not powers of two, below 512: the strided 16N on whole 16-byte rows
+  // (multiples of 8 from 32), reduction_any_size otherwise; from 512 the split 256N.
+  CHECK(tcu::choose_reduce_algorithm(100, 17, kH100Sms) == ReduceAlgorithm::reduction_any_size);
+  CHECK(tcu::choose_reduce_algorithm(100, 24, kH100Sms) == ReduceAlgorithm::reduction_any_size);
+  CHECK(tcu::choose_reduce_algorithm(100, 100, kH100Sms) == ReduceAlgorithm::reduction_any_size);
+  CHECK(tcu::choose_reduce_algorithm(100, 257, kH100Sms) == ReduceAlgorithm::reduction_any_size);
+  CHECK(tcu::choose_reduce_algorithm(100, 48, kH100Sms) == ReduceAlgorithm::reduction16n_strided);
+  CHECK(tcu::choose_reduce_algorithm(100, 200, kH100Sms) == ReduceAlgorithm::reduction16n_strided);
+  CHECK(tcu::choose_reduce_algorithm(100, 1000, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
+  CHECK(tcu::choose_reduce_algorithm(1 << 20, 12345, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
+  CHECK(tcu::choose_reduce_algorithm(1 << 20, 65537, kH100Sms) == ReduceAlgorithm::reduction256n_block);
+  CHECK(tcu::choose_reduce_algorithm(1 << 20, 256, kH100Sms) == ReduceAlgorithm::reduction16_multisegment);
   CHECK(tcu::choose_reduce_algorithm(100, 1024, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
   CHECK(tcu::choose_reduce_algorithm(2 * kH100Sms, 65536, kH100Sms) == ReduceAlgorithm::reduction256n_block);
   CHECK(tcu::choose_reduce_algorithm(2 * kH100Sms - 1, 65536, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);

@@ -37,6 +37,15 @@ constexpr bool scan256_supports(std::int64_t s) { return s >= 1 && s <= tc::kTil
 // Both pipelined variants: powers of two, 16 and more (whole 16-element rows per segment,
 // whole segments per tile or whole tiles per segment).
 constexpr bool scan256_pipelined_supports(std::int64_t s) { return s >= tc::kTile && is_pow2(s); }
+// Segments of any size: 17 … 2^30 cut at their starts inside aligned tiles (segment offsets are
+// 32-bit); 1 … 16 are passed to Scan16 (a segment per row).
+inline constexpr std::int64_t kAnySizeMax = std::int64_t{1} << 30;
+// Its launch shape: blocks of 4 warps, 4 blocks per SM; one warp per share of whole segments,
+// so long segments fill an H100 (132 SMs × 16 warps) only when there are some 4096 of them.
+inline constexpr int kAnySizeWarps = 4;
+inline constexpr int kAnySizeBlocksPerSm = 4;
+inline constexpr std::int64_t kAnySizeFewSegments = 4096;
+constexpr bool scan_any_size_supports(std::int64_t s) { return s >= 1 && s <= kAnySizeMax; }
 
 // ---- the launchers, in lesson order ----------------------------------------------------------
 template <class OutT>
@@ -55,6 +64,7 @@ TCU_SCAN_LAUNCHER(launch_scan256_block);           // 05_scan256_block.cu
 TCU_SCAN_LAUNCHER(launch_matmulscan);              // 06_matmulscan.cu
 TCU_SCAN_LAUNCHER(launch_scan256_pipelined);       // 07_scan256_pipelined.cu (tensor-core row carry)
 TCU_SCAN_LAUNCHER(launch_scan256_pipelined_shfl);  // 07_scan256_pipelined.cu (shuffle row carry)
+TCU_SCAN_LAUNCHER(launch_scan_any_size);           // 08_scan_any_size.cu
 
 #undef TCU_SCAN_LAUNCHER
 

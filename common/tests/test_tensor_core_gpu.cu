@@ -12,6 +12,7 @@
 #include "common/tensor_core/constant_tiles.cuh"
 #include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/round_pipeline.cuh"
+#include "common/tensor_core/segmented_row_scan.cuh"
 #include "common/tensor_core/split_tile.cuh"
 #include "common/tensor_core/staging.cuh"
 #include "common/tensor_core/temp_pool.hpp"
@@ -125,6 +126,64 @@ __global__ void pipeline_kernel(const __half* x, std::int64_t n, float* sums) {
         for (int o = 16; o; o >>= 1) s += __shfl_xor_sync(tc::kFullMask, s, o);
         if (lane == 0) sums[r.round] = s;
       });
+}
+
+// One round of 8 tiles through the segmented row scan (segmented_row_scan.cuh), as the any-size
+// kernels use it: cut at the starts, the row totals V, the row carries, then A_pre·U and
+// A_post·U per tile; the inclusive value of every element, the round's carry out, and each
+// row's carry_in, start, end and segment.
+__global__ void segmented_row_scan_kernel(const __half* x, std::int64_t first, std::int64_t s, float carry,
+                                          float* vals, float* carry_out, int* starts, int* ends,
+                                          std::int64_t* segs) {
+  constexpr int kT = tc::kRowScanTiles;
+  __shared__ __align__(128) __half post[kT][tc::kTileElems], pre[kT][tc::kTileElems];
+  __shared__ __align__(32) __half u[tc::kTileElems], e_window[tc::kEWindowRows * tc::kTile];
+  __shared__ __align__(32) float v[tc::kTileElems], r_pre[tc::kTileElems], r_post[tc::kTileElems];
+  __shared__ float cin[kT * tc::kTile];
+  const int lane = tc::lane_id();
+  for (int e = lane; e < kT * tc::kTileElems; e += 32) post[e / tc::kTileElems][e % tc::kTileElems] = x[e];
+  tc::warp_write_constant_tile(u, tc::ConstantMatrix::U, lane);
+  tc::write_e_window(e_window, lane, 32);
+  __syncwarp();
+  const unsigned su = static_cast<unsigned>(s), step = tc::kTileElems % su;
+  const tc::RowCursor at = tc::row_cursor(first, s);
+  unsigned rem = tc::row_cursor_after(at, tc::kTile * tc::piece_row(lane), su).rem;
+  tc::cut_round<kT>(post, pre, rem, step, su, lane);
+  tc::round_row_totals<kT>(v, post, pre, e_window);
+  const float out_carry = tc::round_row_carries<kT>(
+      v, tc::row_cursor_after(at, 4 * tc::kTile * lane, su), su, carry, lane,
+      [&](int g, float carry_in, float, float, int start, int end, std::int64_t segment) {
+        cin[g] = carry_in;
+        starts[g] = start;
+        ends[g] = end;
+        segs[g] = segment;
+      });
+  __syncwarp();
+  tc::FragBRow fu;
+  tc::wmma::load_matrix_sync(fu, u, tc::kTile);
+  for (int k = 0; k < kT; ++k) {
+    tc::FragA fa;
+    tc::FragAcc acc;
+    tc::wmma::load_matrix_sync(fa, pre[k], tc::kTile);
+    tc::wmma::fill_fragment(acc, 0.0f);
+    tc::wmma::mma_sync(acc, fa, fu, acc);
+    tc::wmma::store_matrix_sync(r_pre, acc, tc::kTile, tc::wmma::mem_row_major);
+    tc::wmma::load_matrix_sync(fa, post[k], tc::kTile);
+    tc::wmma::fill_fragment(acc, 0.0f);
+    tc::wmma::mma_sync(acc, fa, fu, acc);
+    tc::wmma::store_matrix_sync(r_post, acc, tc::kTile, tc::wmma::mem_row_major);
+    __syncwarp();
+    const int start = tc::row_start(rem, su);
+    for (int j = 0; j < 8; ++j) {
+      const int e = lane * 8 + j;
+      vals[k * tc::kTileElems + e] =
+          tc::piece_col(lane) + j < start ? cin[k * tc::kTile + tc::piece_row(lane)] + r_pre[e] : r_post[e];
+    }
+    __syncwarp();
+    rem += step;
+    if (rem >= su) rem -= su;
+  }
+  if (lane == 0) *carry_out = out_carry;
 }
 
 }  // namespace
@@ -323,6 +382,62 @@ TEST_CASE("tensor_core: store8 writes exactly the valid elements, aligned or not
       }
     }
   }
+}
+
+// The CPU model: element e of the round (first + e of the array) lies at offset (first + e) mod s
+// of segment (first + e) / s; its inclusive value restarts at every offset 0, the first ones
+// continuing `carry`. Small integers: every sum exact, so equality is required.
+TEST_CASE("tensor_core: segmented_row_scan equals the CPU model for segments of any size >= 17") {
+  constexpr int kN = tc::kRowScanTiles * tc::kTileElems;  // a round
+  std::vector<__half> x(kN);
+  std::uint64_t state = 7;
+  for (auto& v : x) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    v = __float2half(static_cast<float>(static_cast<int>((state >> 33) % 9) - 4));
+  }
+  tcu::DeviceBuffer<__half> dx(kN);
+  dx.copy_from_host(x.data(), x.size());
+  tcu::DeviceBuffer<float> dvals(kN), dcarry(1);
+  tcu::DeviceBuffer<int> dstarts(128), dends(128);
+  tcu::DeviceBuffer<std::int64_t> dsegs(128);
+  for (std::int64_t s : {17, 18, 24, 31, 33, 48, 100, 255, 256, 257, 1000, 2047, 2049, 12345})
+    for (std::int64_t first : {std::int64_t{0}, std::int64_t{256}, std::int64_t{2048} * 37,
+                               (std::int64_t{1} << 33) + 512}) {
+      const float carry = 5.0f;
+      tcu::poison_device(dvals.data(), dvals.bytes());
+      segmented_row_scan_kernel<<<1, 32>>>(dx.data(), first, s, carry, dvals.data(), dcarry.data(), dstarts.data(),
+                                           dends.data(), dsegs.data());
+      TCU_CUDA_CHECK(cudaGetLastError());
+      std::vector<float> vals(kN), carry_out(1);
+      std::vector<int> starts(128), ends(128);
+      std::vector<std::int64_t> segs(128);
+      dvals.copy_to_host(vals.data(), vals.size());
+      dcarry.copy_to_host(carry_out.data(), 1);
+      dstarts.copy_to_host(starts.data(), 128);
+      dends.copy_to_host(ends.data(), 128);
+      dsegs.copy_to_host(segs.data(), 128);
+      INFO("s " << s << " first " << first);
+      double run = carry;
+      for (int e = 0; e < kN; ++e) {
+        const std::int64_t o = (first + e) % s;
+        run = (o == 0 ? 0.0 : run) + __half2float(x[e]);
+        CAPTURE(e);
+        REQUIRE(static_cast<double>(vals[e]) == run);
+      }
+      CHECK(static_cast<double>(carry_out[0]) == run);
+      for (int g = 0; g < 128; ++g) {
+        int want_start = 16, want_end = 16;
+        for (int c = 15; c >= 0; --c) {
+          const std::int64_t o = (first + 16 * g + c) % s;
+          if (o == 0) want_start = c;
+          if (o == s - 1) want_end = c;
+        }
+        CAPTURE(g);
+        CHECK(starts[g] == want_start);
+        CHECK(ends[g] == want_end);
+        CHECK(segs[g] == (first + 16 * g) / s);
+      }
+    }
 }
 
 TEST_CASE("tensor_core: run_round_pipeline visits every round once, staged data intact") {

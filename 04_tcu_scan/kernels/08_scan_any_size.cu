@@ -1,0 +1,167 @@
+// Scan of segments of any size (ours; docs/algorithms.md, "Segments of any size"): the walk of
+// scan256_pipelined (aligned 256-element tiles of the ARRAY, rounds of 8 tiles with the next
+// round's loads in flight, 16-byte loads and stores) for segment sizes that are not powers of
+// two, so segment boundaries fall anywhere in a tile row. Per round
+// (common/tensor_core/segmented_row_scan.cuh, shared with chapter 03's reduction_any_size):
+//
+//   1. cut every row at its segment start: A_k = A_pre,k + A_post,k        (tc::cut_round)
+//   2. V = Σ_k E_k·A_pre,kᵀ + E_(8+k)·A_post,kᵀ: the row totals P and Q    (tc::round_row_totals)
+//   3. carry_in of all 128 rows: a segmented scan of their totals after
+//      the fp32 carry of the previous round                                (tc::round_row_carries)
+//   4. per tile: R_pre = A_pre·U, R_post = A_post·U (2 MMAs), and
+//        element c of row r = carry_in(r) + R_pre[r][c]   left of the row's start b
+//                           = R_post[r][c]                from b on
+//
+// Exclusive results are the inclusive ones shifted by one element (one shuffle; 0 at a start).
+// Work items: each warp takes an even share of WHOLE segments (no segment split between warps,
+// no second pass) and walks the aligned tiles that cover them; what lies outside its share is
+// neither loaded (whole pieces) nor written. Segments of 17 elements and more.
+#include <algorithm>
+
+#include "04_tcu_scan/kernels/launchers.hpp"
+#include "04_tcu_scan/kernels/scan_tiles.cuh"
+#include "common/tensor_core/round_pipeline.cuh"
+#include "common/tensor_core/segmented_row_scan.cuh"
+#include "common/tensor_core/staging.cuh"
+
+namespace tcu::detail::scan {
+namespace {
+
+constexpr int kRoundTiles = tc::kRowScanTiles;      // 8 tiles per round and warp
+constexpr int kAnyWarps = kAnySizeWarps;            // warps per block (launchers.hpp)
+constexpr int kAnyMinBlocks = kAnySizeBlocksPerSm;  // 4 × 4 warps per SM (shared memory: 44 KB a block)
+constexpr std::int64_t kMinShare = 4096;            // elements: fewer warps than that many per warp
+
+struct alignas(128) AnyWarpSmem {
+  __half post[kRoundTiles][kTileElems];  // the staged round (A_post after the cut)
+  __half pre[kRoundTiles][kTileElems];   // A_pre
+  float r_pre[kTileElems];               // V (step 2), then A_pre·U of a tile
+  float r_post[kTileElems];              // A_post·U of a tile
+  float carry_in[kRoundTiles * kTile];   // of the round's 128 rows
+};
+
+// The warp's walk: rounds of kRoundTiles aligned tiles from `tile` up to `end_tile`.
+struct TileRounds {
+  std::int64_t tile, end_tile;
+  __device__ bool done() const { return tile >= end_tile; }
+  __device__ void advance() { tile += kRoundTiles; }
+};
+
+template <class OutT, bool kInclusive>
+__global__ void __launch_bounds__(kAnyWarps * kWarpSize, kAnyMinBlocks)
+    scan_any_size_kernel(const __half* __restrict__ in, OutT* __restrict__ out, std::int64_t num_segments,
+                         std::int64_t segment_size) {
+  __shared__ __align__(32) __half u[kTileElems];
+  __shared__ __align__(32) __half e_window[tc::kEWindowRows * kTile];
+  __shared__ AnyWarpSmem smem[kAnyWarps];
+  const int warp = tc::warp_in_block(), lane = tc::lane_id();
+  AnyWarpSmem& sm = smem[warp];
+  tc::write_constant_tile(u, tc::ConstantMatrix::U, threadIdx.x, blockDim.x);
+  tc::write_e_window(e_window, threadIdx.x, blockDim.x);
+  __syncthreads();
+  tc::FragBRow fu;  // U, kept in registers for the whole walk
+  wmma::load_matrix_sync(fu, u, kTile);
+
+  // The warp's share: segments [k0, k1), elements [i0, i1).
+  const std::int64_t warps = static_cast<std::int64_t>(gridDim.x) * kAnyWarps;
+  const std::int64_t w = static_cast<std::int64_t>(blockIdx.x) * kAnyWarps + warp;
+  const std::int64_t k0 = num_segments * w / warps, k1 = num_segments * (w + 1) / warps;
+  if (k0 >= k1) return;
+  const std::int64_t i0 = k0 * segment_size, i1 = k1 * segment_size;
+  const unsigned s = static_cast<unsigned>(segment_size);
+  const unsigned step = static_cast<unsigned>(kTileElems) % s;  // a row's offset one tile later
+  const bool vec_in = tc::aligned16(in);
+  const int e0 = lane * tc::kPieceElems, c0 = tc::piece_col(lane), row = tc::piece_row(lane);
+
+  tc::Piece piece[kRoundTiles];
+  float carry = 0.0f;
+  auto load = [&](const TileRounds& round) {
+#pragma unroll
+    for (int k = 0; k < kRoundTiles; ++k) {  // 512 contiguous bytes per load instruction
+      const std::int64_t p = (round.tile + k) * kTileElems + e0;
+      piece[k] = (p + tc::kPieceElems <= i0 || p >= i1) ? tc::zero_piece()
+                                                        : tc::load_piece<tc::Cache::streaming>(in + p, i1 - p, vec_in);
+    }
+  };
+  auto stage = [&] {
+#pragma unroll
+    for (int k = 0; k < kRoundTiles; ++k) tc::store_piece(sm.post[k], piece[k], lane);
+  };
+  auto work = [&](const TileRounds& round) {
+    const tc::RowCursor at = tc::row_cursor(round.tile * kTileElems, segment_size);  // the round's first row
+    unsigned rem = tc::row_cursor_after(at, kTile * row, s).rem;                      // the lane's row, tile 0
+    tc::cut_round<kRoundTiles>(sm.post, sm.pre, rem, step, s, lane);                  // 1.
+    tc::round_row_totals<kRoundTiles>(sm.r_pre, sm.post, sm.pre, e_window);           // 2.
+    carry = tc::round_row_carries<kRoundTiles>(                                       // 3.
+        sm.r_pre, tc::row_cursor_after(at, 4 * kTile * lane, s), s, carry, lane,
+        [&](int g, float carry_in, float, float, int, int, std::int64_t) { sm.carry_in[g] = carry_in; });
+    __syncwarp();  // carry_in written, V read: r_pre is free
+    for (int k = 0; k < kRoundTiles; ++k) {  // 4.
+      const std::int64_t pt = (round.tile + k) * kTileElems;  // first element of the tile
+      if (pt >= i1) break;
+      tc::FragA fa;
+      tc::FragAcc acc;
+      wmma::load_matrix_sync(fa, sm.pre[k], kTile);
+      wmma::fill_fragment(acc, 0.0f);
+      wmma::mma_sync(acc, fa, fu, acc);  // R_pre = A_pre·U
+      wmma::store_matrix_sync(sm.r_pre, acc, kTile, wmma::mem_row_major);
+      wmma::load_matrix_sync(fa, sm.post[k], kTile);
+      wmma::fill_fragment(acc, 0.0f);
+      wmma::mma_sync(acc, fa, fu, acc);  // R_post = A_post·U
+      wmma::store_matrix_sync(sm.r_post, acc, kTile, wmma::mem_row_major);
+      __syncwarp();
+      const int start = tc::row_start(rem, s);
+      const float cin = sm.carry_in[k * kTile + row];
+      const float4 p0 = reinterpret_cast<const float4*>(sm.r_pre + e0)[0];
+      const float4 p1 = reinterpret_cast<const float4*>(sm.r_pre + e0)[1];
+      const float4 q0 = reinterpret_cast<const float4*>(sm.r_post + e0)[0];
+      const float4 q1 = reinterpret_cast<const float4*>(sm.r_post + e0)[1];
+      const float rp[8] = {p0.x, p0.y, p0.z, p0.w, p1.x, p1.y, p1.z, p1.w};
+      const float rq[8] = {q0.x, q0.y, q0.z, q0.w, q1.x, q1.y, q1.z, q1.w};
+      float v[tc::kPieceElems];
+#pragma unroll
+      for (int j = 0; j < tc::kPieceElems; ++j) v[j] = c0 + j < start ? cin + rp[j] : rq[j];
+      if (!kInclusive) {  // the element before; 0 at a segment start
+        float before = __shfl_up_sync(tc::kFullMask, v[tc::kPieceElems - 1], 1);
+        if (lane == 0) before = cin;  // row 0: the carry_in of the row = the previous element's value
+#pragma unroll
+        for (int j = tc::kPieceElems - 1; j >= 0; --j) {
+          const float prev = j == 0 ? before : v[j - 1];
+          v[j] = c0 + j == start ? 0.0f : prev;
+        }
+      }
+      const std::int64_t p = pt + e0;
+      if (p >= i0 && p + tc::kPieceElems <= i1) {
+        tc::store8(out + p, v, tc::kPieceElems);
+      } else {
+#pragma unroll
+        for (int j = 0; j < tc::kPieceElems; ++j)
+          if (p + j >= i0 && p + j < i1) out[p + j] = tc::from_float<OutT>(v[j]);
+      }
+      __syncwarp();  // r_pre / r_post are the next tile's scratch
+      rem += step;
+      if (rem >= s) rem -= s;
+    }
+  };
+  tc::run_round_pipeline(TileRounds{i0 / kTileElems, ceil_div(i1, std::int64_t{kTileElems})}, load, stage, work);
+}
+
+}  // namespace
+
+template <class OutT>
+cudaError_t launch_scan_any_size(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
+                                 bool inclusive, cudaStream_t stream) {
+  // A row holds at most one segment start from 17 on; 1 … 16: a segment per row (Scan16).
+  if (segment_size <= tc::kTile) return launch_scan16(in, out, num_segments, segment_size, inclusive, stream);
+  auto* k = inclusive ? scan_any_size_kernel<OutT, true> : scan_any_size_kernel<OutT, false>;
+  const std::int64_t total = num_segments * segment_size;
+  const std::int64_t want_warps = std::min(num_segments, std::max<std::int64_t>(1, total / kMinShare));
+  const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(k), kAnyWarps * kWarpSize,
+                                          ceil_div(want_warps, std::int64_t{kAnyWarps}));
+  k<<<grid, kAnyWarps * kWarpSize, 0, stream>>>(in, out, num_segments, segment_size);
+  return cudaGetLastError();
+}
+
+TCU_SCAN_INSTANTIATE_LAUNCHER(launch_scan_any_size);
+
+}  // namespace tcu::detail::scan
