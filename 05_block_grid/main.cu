@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  05_block_grid --n 2^28                        every operation at n = 2^28, segments of 2^16\n"
       "  05_block_grid --op scan --n 2^31+17 …          (use --n 2147483665) a scan past 2^31 elements\n"
-      "  05_block_grid --sweep --csv block_grid.csv     n = 2^10 … 2^28, then segments 2^14 … 2^28 at 2^28\n"
+      "  05_block_grid --sweep --csv device_reduce_scan.csv     n = 2^10 … 2^28, then segments 2^14 … 2^28 at 2^28\n"
       "  05_block_grid --dist int --json                bit-exact checks, results as JSON");
   if (int code = tcu::handle_cli(cli, argc, argv); code >= 0) return code;
   if (n < 0) n = common.sweep ? (std::int64_t(1) << 28) : (std::int64_t(1) << 24);

@@ -1,11 +1,11 @@
 # Chapter 05's part of scripts/device_check.sh (sourced; see that script for step, BUILD, RES).
-# Writes block_grid.csv (every operation at n = 2^28, verified), block_grid_sweep.csv (Dakkak
+# Writes device_reduce_scan.csv (every operation at n = 2^28, verified), block_grid_sweep.csv (Dakkak
 # Fig. 13/14: full arrays n = 2^10 … 2^28 and segments 2^14 … 2^28 at n = 2^28, against CUB
 # and Thrust), runs n = 2^31 + 17 and writes 05_summary.txt (the goals per operation).
 if [ -x "$BUILD/bin/05_block_grid" ]; then
   X05="$BUILD/bin/05_block_grid"
   step "05 every operation, n=2^28 (verified)" "$LOG" sh -c \
-    "'$X05' --n 2^28 --repeat 10 --csv '$RES/block_grid.csv' > '$RES/block_grid_output.txt'"
+    "'$X05' --n 2^28 --repeat 10 --csv '$RES/device_reduce_scan.csv' > '$RES/device_reduce_scan_output.txt'"
   step "05 sweep (Fig. 13/14)" "$LOG" sh -c \
     "'$X05' --sweep --no-verify --repeat 10 --csv '$RES/block_grid_sweep.csv' > '$RES/block_grid_sweep_output.txt'"
   step "05 n=2^31+17 reduce and scan (fp32 out)" "$LOG" sh -c \
@@ -17,7 +17,7 @@ if [ -x "$BUILD/bin/05_block_grid" ]; then
     python3 - "$RES" <<'PY' > "$RES/05_summary.txt"
 import csv, os, sys
 res = sys.argv[1]
-rows = list(csv.DictReader(open(os.path.join(res, "block_grid.csv"))))
+rows = list(csv.DictReader(open(os.path.join(res, "device_reduce_scan.csv"))))
 def best(op, out, tcu=True):
     at = [r for r in rows if r["op"] == op and r["out_type"] == out and (r["algo"] == "auto") == tcu]
     return max(at, key=lambda r: float(r["gelem_per_s"]), default=None)
