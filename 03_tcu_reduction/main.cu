@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
   for (tcu::ReduceAlgorithm a : tcu::all_reduce_algorithms())
     if (a != tcu::ReduceAlgorithm::chained_mma_fp16_accumulate) algos += algo_line(a);  // fp16 replica: --accuracy only
   algos += algo_line(tcu::ReduceAlgorithm::automatic);
-  algos += "Baselines (--algo; built against CCCL " + tcu::format_cccl_version(red::baseline_cccl_version()) + "):";
+  algos += "Baselines (--algo; built against CCCL " + tcu::format_cccl_version(tcu::built_cccl_version()) + "):";
   for (const std::string& b : red::baseline_names()) algos += " " + b;
   cli.add_epilog(algos + "\n(cub_device_reduce: the whole array only, the sweep's segment size = n.)\n");
   cli.add_epilog(
@@ -154,13 +154,13 @@ int main(int argc, char** argv) {
     if (common.json) {
       out << "{\"program\": " << tcu::json_escape(prog) << ", \"device\": " << tcu::device_json(info)
           << ", \"read_stream_gb_per_s\": " << tcu::json_number(rep.read_gb_per_s)
-          << ", \"baselines_cccl\": " << tcu::json_escape(tcu::format_cccl_version(red::baseline_cccl_version()))
+          << ", \"baselines_cccl\": " << tcu::json_escape(tcu::format_cccl_version(tcu::built_cccl_version()))
           << ",\n\"results\": " << rep.csv.to_json() << ",\n\"all_passed\": " << (rep.all_passed ? "true" : "false")
           << "}\n";
     } else {
       out << "read stream (same run): " << rep.read_gb_per_s << " GB/s = "
           << tcu::read_gelem_ceiling(rep.read_gb_per_s, 2) << " G fp16 elements/s\n"
-          << "baselines built against CCCL " << tcu::format_cccl_version(red::baseline_cccl_version()) << "\n"
+          << "baselines built against CCCL " << tcu::format_cccl_version(tcu::built_cccl_version()) << "\n"
           << "fp16 input, fp32 output; n = " << n << (offset ? ", input at d_in + " + std::to_string(offset) : "")
           << "\n\n"
           << rep.text.to_text();

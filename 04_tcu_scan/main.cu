@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
     algos += "  " + std::string(tcu::scan_algorithm_name(a)) + "  " + tcu::scan_algorithm_description(a) + "\n";
   algos += "  " + std::string(tcu::scan_algorithm_name(tcu::ScanAlgorithm::automatic)) + "  the API's choice (" +
            tcu::scan_algorithm_description(tcu::ScanAlgorithm::automatic) + ")\n";
-  algos += "Baselines (--algo; built against CCCL " + tcu::format_cccl_version(sb::baseline_cccl_version()) + "):";
+  algos += "Baselines (--algo; built against CCCL " + tcu::format_cccl_version(tcu::built_cccl_version()) + "):";
   for (const std::string& b : sb::baseline_names()) algos += " " + b;
   for (const std::string& b : sb::whole_array_baseline_names()) algos += " " + b + " (the whole array only)";
   cli.add_epilog(
@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
     if (common.json) {
       std::cout << "{\"program\": " << tcu::json_escape(prog) << ", \"device\": " << tcu::device_json(info)
                 << ", \"copy_gb_per_s\": " << tcu::json_number(probe.copy.gb_per_s())
-                << ", \"baselines_cccl\": " << tcu::json_escape(tcu::format_cccl_version(sb::baseline_cccl_version()))
+                << ", \"baselines_cccl\": " << tcu::json_escape(tcu::format_cccl_version(tcu::built_cccl_version()))
                 << ", \"scan\": " << tcu::json_escape(exclusive ? "exclusive" : "inclusive")
                 << ",\n\"results\": " << sb::csv_table(rows).to_json()
                 << ",\n\"all_passed\": " << (all_pass ? "true" : "false") << "}\n";
@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
       std::cout << tcu::describe(info) << "\n"
                 << "copy bandwidth (same run): " << probe.copy.gb_per_s() << " GB/s; read stream "
                 << probe.read_stream.gb_per_s() << " GB/s\n"
-                << "baselines built against CCCL " << tcu::format_cccl_version(sb::baseline_cccl_version()) << "\n"
+                << "baselines built against CCCL " << tcu::format_cccl_version(tcu::built_cccl_version()) << "\n"
                 << (exclusive ? "exclusive" : "inclusive") << " scans, fp16 input, fp32 accumulation, " << cfg.n
                 << " elements (rounded down to whole segments)\n\n"
                 << "== MatMulScan inside a block (s = 16): depth and 16x16 products vs the paper's bounds ==\n"

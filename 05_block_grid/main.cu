@@ -10,6 +10,7 @@
 #include "common/chapter_main.hpp"
 #include "common/check.cuh"
 #include "common/cli.hpp"
+#include "common/device_info.cuh"
 #include "common/exit_codes.hpp"
 #include "common/report.hpp"
 #include "common/segments.hpp"
@@ -58,7 +59,9 @@ int main(int argc, char** argv) {
   return tcu::run_guarded(prog, [&] {
     TCU_CUDA_CHECK(cudaSetDevice(static_cast<int>(common.device)));
     std::ostream& out = std::cout;
-    if (!common.json) out << tcu::describe(info) << "\n" << bd::cccl_version() << " (the baselines)\n";
+    if (!common.json)
+      out << tcu::describe(info) << "\nbaselines built against CCCL " << tcu::format_cccl_version(tcu::built_cccl_version())
+          << "\n";
     const tcu::BandwidthProbe probe = tcu::run_bandwidth_probe();
     bd::Options o;
     o.n = n;
@@ -81,7 +84,7 @@ int main(int argc, char** argv) {
     const bd::Report rep = bd::run_benchmarks(o, probe.read_stream.gb_per_s(), probe.copy.gb_per_s());
     if (common.json) {
       out << "{\"program\": " << tcu::json_escape(prog) << ", \"device\": " << tcu::device_json(info)
-          << ", \"cccl\": " << tcu::json_escape(bd::cccl_version())
+          << ", \"cccl\": " << tcu::json_escape("CCCL " + tcu::format_cccl_version(tcu::built_cccl_version()))
           << ", \"read_stream_gb_per_s\": " << tcu::json_number(probe.read_stream.gb_per_s())
           << ", \"copy_gb_per_s\": " << tcu::json_number(probe.copy.gb_per_s()) << ",\n\"results\": "
           << rep.table.to_json() << ",\n\"all_passed\": " << (rep.all_passed ? "true" : "false") << "}\n";

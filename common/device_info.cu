@@ -17,6 +17,8 @@ std::string format_cccl_version(int v) {
          std::to_string(v % 1000);
 }
 
+int built_cccl_version() { return CCCL_VERSION; }
+
 std::string describe(const DeviceInfo& d) {
   std::ostringstream os;
   os << "GPU " << d.device << ": " << d.name << " (sm_" << d.cc_major << d.cc_minor << ", "
@@ -51,7 +53,7 @@ DeviceInfo query_device(int device) {
   d.mem_clock_mhz = khz / 1000;
   TCU_CUDA_CHECK(cudaRuntimeGetVersion(&d.runtime_version));
   TCU_CUDA_CHECK(cudaDriverGetVersion(&d.driver_version));
-  d.cccl_version = CCCL_VERSION;
+  d.cccl_version = built_cccl_version();
   return d;
 }
 

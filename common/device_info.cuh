@@ -34,6 +34,9 @@ struct DeviceInfo {
 std::string format_cuda_version(int v);
 // "3.0.1" from 3000001.
 std::string format_cccl_version(int v);
+// CCCL_VERSION of the CCCL this build was compiled against (e.g. 3000001). One per build:
+// TCU_CCCL_ROOT switches every target at once, so the baselines use this one too.
+int built_cccl_version();
 // One paragraph for the top of every chapter's output.
 std::string describe(const DeviceInfo& info);
 

@@ -182,8 +182,6 @@ std::vector<Baseline> available_baselines() {
 
 bool baseline_whole_array_only(Baseline b) { return b == Baseline::cub_device_reduce; }
 
-int baseline_cccl_version() { return CCCL_VERSION; }
-
 CubTemp::~CubTemp() {
   if (ptr_) cudaFree(ptr_);
 }

@@ -41,8 +41,6 @@ std::vector<Baseline> available_baselines();
 bool baseline_available(Baseline b);
 // Runs only on one segment (the whole array): cub_device_reduce.
 bool baseline_whole_array_only(Baseline b);
-// CCCL_VERSION of the CCCL the baselines were compiled against (e.g. 3000001 for 3.0.1).
-int baseline_cccl_version();
 
 // Temporary storage CUB asks for, kept between calls (grown on demand, never shrunk).
 class CubTemp {

@@ -56,8 +56,6 @@ bool cub_segmented_scan_available();  // built against CCCL 3.3 or newer
 template <class OutT>
 void cub_device_scan(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
                      bool inclusive, Scratch& scratch, cudaStream_t stream);
-// CCCL_VERSION of the CCCL the baselines were compiled against (e.g. 3000001 for 3.0.1).
-int baseline_cccl_version();
 
 // Functors shared by the two by-key baselines.
 struct SegmentKey {

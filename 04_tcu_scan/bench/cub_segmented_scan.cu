@@ -25,8 +25,6 @@ namespace tcu::bench::scan {
 
 bool cub_segmented_scan_available() { return TCU_HAVE_CUB_SEGMENTED_SCAN; }
 
-int baseline_cccl_version() { return CCCL_VERSION; }
-
 #if TCU_HAVE_CUB_SEGMENTED_SCAN
 namespace {
 struct SegmentBegin {

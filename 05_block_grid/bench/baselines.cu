@@ -8,7 +8,6 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
-#include <cub/version.cuh>
 
 #include "common/tensor_core/temp_pool.hpp"
 
@@ -35,11 +34,6 @@ cudaError_t with_temp(Call&& call, cudaStream_t stream) {
 }
 
 }  // namespace
-
-std::string cccl_version() {
-  return "CCCL " + std::to_string(CUB_VERSION / 100000) + "." + std::to_string(CUB_VERSION / 100 % 1000) + "." +
-         std::to_string(CUB_VERSION % 100);
-}
 
 cudaError_t cub_device_reduce(const __half* in, float* out, std::int64_t n, cudaStream_t stream) {
   auto it = thrust::make_transform_iterator(in, HalfToFloat{});

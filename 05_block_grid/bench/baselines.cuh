@@ -11,9 +11,6 @@
 
 namespace tcu::bench::device {
 
-// "CCCL x.y.z" as this binary was compiled.
-std::string cccl_version();
-
 cudaError_t cub_device_reduce(const __half* in, float* out, std::int64_t n, cudaStream_t stream);
 cudaError_t thrust_reduce(const __half* in, float* out, std::int64_t n, cudaStream_t stream);
 // fp16 → float: cub::DeviceScan::InclusiveScan / ExclusiveScan with plus<float>.
