@@ -1,5 +1,5 @@
-#include <cuda/std/version>
 #include <cuda_runtime.h>
+#include <thrust/version.h>  // THRUST_VERSION in every CCCL; CCCL_VERSION as well from CCCL 2.3 on
 
 #include <sstream>
 
@@ -17,7 +17,15 @@ std::string format_cccl_version(int v) {
          std::to_string(v % 1000);
 }
 
+// CCCL_VERSION appeared in CCCL 2.3 (CUDA 12.4); CUDA 12.2/12.3 (JetPack 6.0) ship CCCL 2.2,
+// whose Thrust and CUB carry the same version in their own encoding.
+#if defined(CCCL_VERSION)
+static_assert(cccl_version_from_thrust(THRUST_VERSION) == CCCL_VERSION,
+              "THRUST_VERSION and CCCL_VERSION disagree: the fallback below would misreport");
 int built_cccl_version() { return CCCL_VERSION; }
+#else
+int built_cccl_version() { return cccl_version_from_thrust(THRUST_VERSION); }
+#endif
 
 std::string describe(const DeviceInfo& d) {
   std::ostringstream os;

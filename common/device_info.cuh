@@ -37,6 +37,12 @@ std::string format_cccl_version(int v);
 // CCCL_VERSION of the CCCL this build was compiled against (e.g. 3000001). One per build:
 // TCU_CCCL_ROOT switches every target at once, so the baselines use this one too.
 int built_cccl_version();
+// CCCL_VERSION's encoding (major·10^6 + minor·10^3 + patch) from THRUST_VERSION's or
+// CUB_VERSION's (major·10^5 + minor·10^2 + patch): 200200 → 2002000 for CCCL 2.2.0, whose
+// headers have no CCCL_VERSION yet.
+constexpr int cccl_version_from_thrust(int thrust_version) {
+  return thrust_version / 100000 * 1000000 + thrust_version / 100 % 1000 * 1000 + thrust_version % 100;
+}
 // One paragraph for the top of every chapter's output.
 std::string describe(const DeviceInfo& info);
 

@@ -10,6 +10,16 @@ TEST_CASE("version strings") {
   CHECK(tcu::format_cccl_version(2008002) == "2.8.2");
 }
 
+TEST_CASE("CCCL version from THRUST_VERSION, for CCCLs older than CCCL_VERSION") {
+  static_assert(tcu::cccl_version_from_thrust(200200) == 2002000);  // CCCL 2.2.0: CUDA 12.2, JetPack 6.0
+  CHECK(tcu::cccl_version_from_thrust(200302) == 2003002);          // CCCL 2.3.2: CUDA 12.4
+  CHECK(tcu::cccl_version_from_thrust(300001) == 3000001);          // CCCL 3.0.1: CUDA 13.0
+  CHECK(tcu::cccl_version_from_thrust(301099) == 3010099);          // a two-digit minor: 3.10.99
+  CHECK(tcu::format_cccl_version(tcu::cccl_version_from_thrust(200200)) == "2.2.0");
+  // The build's own CCCL reads as 2.x or newer, however it was found.
+  CHECK(tcu::built_cccl_version() >= 2000000);
+}
+
 TEST_CASE("judge_gpu: tensor cores need compute capability 7.0") {
   tcu::DeviceInfo d;
   d.name = "Old";
