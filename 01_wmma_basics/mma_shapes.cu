@@ -16,6 +16,12 @@ template <int M, int N, int K, class Acc, class LayoutA, class LayoutB>
 __global__ void mma_one_tile(const __half* a, unsigned lda, const __half* b, unsigned ldb, Acc* d, unsigned ldd,
                              wmma::layout_t d_layout) {
   static_assert(M * N == 256 && K == 16, "the fp16 WMMA shapes: 16x16x16, 32x8x16, 8x32x16");
+  // BEGIN EXERCISE 01.2 One tile on the tensor cores: D = A·B with mma_sync, in all 8 layouts
+  // HINT: Declare three fragments: matrix_a (M×K, __half, LayoutA), matrix_b (K×N, __half,
+  // HINT: LayoutB) and an accumulator (M×N, Acc; its layout is given only when it is stored).
+  // HINT: Zero the accumulator, load A and B with their leading dimensions, one mma_sync, and
+  // HINT: store D with d_layout. All 32 lanes make every call (the *_sync suffix).
+  // SIZE: 8 to 10 lines
   wmma::fragment<wmma::matrix_a, M, N, K, __half, LayoutA> a_frag;  // M×K, layout in its type
   wmma::fragment<wmma::matrix_b, M, N, K, __half, LayoutB> b_frag;  // K×N
   wmma::fragment<wmma::accumulator, M, N, K, Acc> acc;              // M×N, layout given at store
@@ -24,6 +30,8 @@ __global__ void mma_one_tile(const __half* a, unsigned lda, const __half* b, uns
   wmma::load_matrix_sync(b_frag, b, ldb);
   wmma::mma_sync(acc, a_frag, b_frag, acc);
   wmma::store_matrix_sync(d, acc, ldd, d_layout);
+  // STUB: (void)a; (void)lda; (void)b; (void)ldb; (void)d; (void)ldd; (void)d_layout;
+  // END EXERCISE
 }
 
 template <int M, int N, int K, class Acc>

@@ -31,6 +31,12 @@ class PinnedMode final : public detail::GpuMode {
 
     run.fill(h_in.get());
 
+    // BEGIN EXERCISE 06.1 The pinned workflow: one DMA up, chapter 03's reduction, 4 bytes down
+    // HINT: Phases in order, each ended by run.end(phase) after run.synchronize(): the copy of
+    // HINT: w.bytes() from h_in to d_in with cudaMemcpyAsync on run.stream() (transfer); the
+    // HINT: reduction, run.reduce(d_in, d_out), which ends its own phase; the 4-byte copy of the
+    // HINT: sum into h_out, then detail::read_result(h_out) (readback). Check every CUDA call.
+    // SIZE: 9 to 11 lines
     TCU_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), h_in.get(), w.bytes(), cudaMemcpyHostToDevice, run.stream()));
     run.synchronize();
     run.end(Phase::transfer);
@@ -41,6 +47,9 @@ class PinnedMode final : public detail::GpuMode {
     run.synchronize();
     const double sum = detail::read_result(h_out.get());
     run.end(Phase::readback);
+    // STUB: (void)d_in; (void)d_out; (void)h_out;
+    // STUB: const double sum = 0.0 / 0.0;  // NaN: never passes the check
+    // END EXERCISE
     return run.finish(sum);
   }
 };

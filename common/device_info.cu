@@ -86,6 +86,17 @@ GpuCheck check_gpu(int min_major, int min_minor, int device) {
   GpuCheck c;
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
+  // Without any NVIDIA driver the runtime answers cudaErrorInsufficientDriver as well, but then
+  // the driver version reads 0: say "no driver", not "too old a driver".
+  int driver = 0;
+  const bool no_driver = err != cudaSuccess && (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0);
+  if (no_driver) {
+    c.message = "no NVIDIA GPU or driver found (no CUDA driver is installed): this program needs an NVIDIA GPU "
+                "with compute capability " + std::to_string(min_major) + "." + std::to_string(min_minor) +
+                " or newer and its driver.";
+    cudaGetLastError();
+    return c;
+  }
   if (err != cudaSuccess) {
     c.message = std::string("no usable CUDA GPU: cudaGetDeviceCount says ") + cudaGetErrorName(err) +
                 " (" + cudaGetErrorString(err) + "). This program needs an NVIDIA GPU with "

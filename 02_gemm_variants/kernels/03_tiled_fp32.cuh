@@ -21,6 +21,12 @@ __global__ void gemm_tiled_fp32_kernel(GemmArgs<float> g) {
   __shared__ float bs[kTile][kTile + 1];  // +1: a column read by ty would hit one bank otherwise
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int row = blockIdx.y * kTile + ty, col = blockIdx.x * kTile + tx;
+  // BEGIN EXERCISE 02.1 Tiled fp32 GEMM: kTile×kTile squares of A and B staged in shared memory
+  // HINT: Walk k in steps of kTile. Each thread loads one element of A's square (row, k0 + tx)
+  // HINT: and one of B's (k0 + ty, col) into as/bs, zero outside the matrix; __syncthreads();
+  // HINT: kTile fused multiply-adds from shared memory; __syncthreads() again before the next
+  // HINT: square overwrites as/bs. Write C only where row < m and col < n.
+  // SIZE: 10 to 14 lines
   float acc = 0.0f;
   for (int k0 = 0; k0 < g.p.k; k0 += kTile) {
     // Zero-fill outside the matrix: the padding adds 0·x to the sums, never garbage.
@@ -32,6 +38,8 @@ __global__ void gemm_tiled_fp32_kernel(GemmArgs<float> g) {
     __syncthreads();
   }
   if (row < g.p.m && col < g.p.n) g.c[row * g.ldc + col] = acc;
+  // STUB: (void)as; (void)bs; (void)row; (void)col;
+  // END EXERCISE
 }
 
 }  // namespace tcu::gemm

@@ -41,6 +41,13 @@ __global__ void gemm_wmma_naive_kernel(GemmArgs<__half> g, WmmaDirect direct) {
   if (row0 >= g.p.m) return;  // whole warp
   const bool rows_inside = row0 + T <= g.p.m, cols_inside = col0 + T <= g.p.n;
 
+  // BEGIN EXERCISE 02.2 WMMA, naive: one warp per 16×16 tile of C, A and B loaded as fragments
+  // HINT: A is a matrix_a fragment and B a matrix_b fragment (both row_major): the study's code
+  // HINT: loaded B into a matrix_a fragment and timed a wrong product. Zero an fp32 accumulator,
+  // HINT: then per 16-wide k-step load both tiles and mma_sync. Where a tile breaks WMMA's rules
+  // HINT: (direct.a/direct.b false, or the tile crosses an edge), copy it zero-filled into
+  // HINT: stage_a/stage_b[warp] with the 32 lanes, __syncwarp(), and load from there.
+  // SIZE: 30 to 40 lines
   wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
   wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fb;
   wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
@@ -71,6 +78,10 @@ __global__ void gemm_wmma_naive_kernel(GemmArgs<__half> g, WmmaDirect direct) {
     wmma::mma_sync(acc, fa, fb, acc);
     __syncwarp();  // every lane has read the staged tiles before the next k-step overwrites them
   }
+  // STUB: wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  // STUB: wmma::fill_fragment(acc, 0.0f);
+  // STUB: (void)stage_a; (void)stage_b; (void)lane;
+  // END EXERCISE
   if (direct.c && rows_inside && cols_inside) {
     wmma::store_matrix_sync(g.c + static_cast<std::int64_t>(row0) * g.ldc + col0, acc, static_cast<unsigned>(g.ldc),
                             wmma::mem_row_major);

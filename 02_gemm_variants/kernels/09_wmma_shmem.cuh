@@ -42,6 +42,11 @@ template <class S, int BK>
 __device__ __forceinline__ void wmma_warp_k_tile(const __half* as, const __half* bs, int wm, int wn,
                                                  WmmaAccumulators<S>& acc) {
   using namespace nvcuda;
+  // BEGIN EXERCISE 02.3 WMMA with shared-memory block tiles (part 1 of 2: one warp's k-tile)
+  // HINT: For each 16-wide k-step, load the warp's kFragsM A fragments (rows wm + 16i of as,
+  // HINT: leading dimension S::kLdA) and kFragsN B fragments (columns wn + 16j of bs, S::kLdB),
+  // HINT: then kFragsM·kFragsN mma_sync: every fragment loaded is used several times.
+  // SIZE: 12 to 16 lines
 #pragma unroll
   for (int ks = 0; ks < BK; ks += 16) {
     wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa[S::kFragsM];
@@ -55,6 +60,8 @@ __device__ __forceinline__ void wmma_warp_k_tile(const __half* as, const __half*
 #pragma unroll
       for (int j = 0; j < S::kFragsN; ++j) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
   }
+  // STUB: (void)as; (void)bs; (void)wm; (void)wn; (void)acc;
+  // END EXERCISE
 }
 
 // WMMA's accumulator layout is opaque: the only way to C with edges is through memory. The
@@ -92,6 +99,11 @@ __global__ void __launch_bounds__(WmmaTileShape<BM, BN, BK, WM, WN>::kThreads)
 #pragma unroll
     for (int j = 0; j < S::kFragsN; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
 
+  // BEGIN EXERCISE 02.3 WMMA with shared-memory block tiles (part 2 of 2: the k-tile loop)
+  // HINT: Per BK-wide k-tile: the whole block copies A's BM×BK and B's BK×BN tiles into as and
+  // HINT: bs (load_tile in tile_copy.cuh zero-fills the edges), waits for every warp, runs
+  // HINT: wmma_warp_k_tile, and waits again before the next copy overwrites the tiles.
+  // SIZE: 6 to 8 lines
   for (int k0 = 0; k0 < k; k0 += BK) {
     load_tile<BM, BK, S::kLdA, S::kThreads, kMode>(as, g.a, g.lda, row0, k0, m, k);
     load_tile<BK, BN, S::kLdB, S::kThreads, kMode>(bs, g.b, g.ldb, k0, col0, k, n);
@@ -99,6 +111,8 @@ __global__ void __launch_bounds__(WmmaTileShape<BM, BN, BK, WM, WN>::kThreads)
     wmma_warp_k_tile<S, BK>(as, bs, wm, wn, acc);
     __syncthreads();  // the next k-tile overwrites As and Bs
   }
+  // STUB: (void)row0; (void)col0; (void)m; (void)n; (void)k; (void)wm; (void)wn;
+  // END EXERCISE
 
   float* cs = reinterpret_cast<float*>(smem);  // the tiles are dead: reuse their shared memory
   wmma_store_accumulators<S>(cs, wm, wn, acc);

@@ -52,8 +52,16 @@ Matrix load_tile(const std::vector<double>& x, std::int64_t first, std::int64_t 
 }
 
 std::vector<double> reduction16(const std::vector<double>& x) {
+  // BEGIN EXERCISE 03.1 CPU models of Dakkak's reductions (part 1 of 2: Reduction16; no GPU needed)
+  // HINT: The helpers above are the host's tensor core: load_tile(x, first, ld, column_major,
+  // HINT: len) builds A, constant(m) the constant matrices, mul the 16×16 product. Load the 256
+  // HINT: elements column-major (column c = segment c), V = P·A; return row 0 of V.
+  // SIZE: 2 to 4 lines
   const Matrix v = mul(constant(wb::ConstantMatrix::P), load_tile(x, 0, kT, true, 256));  // V = P·A
   return std::vector<double>(v.begin(), v.begin() + kT);                                  // row 0
+  // STUB: (void)x;
+  // STUB: return {};
+  // END EXERCISE
 }
 
 std::vector<double> reduction16_multisegment(const std::vector<double>& x, std::int64_t segment_size) {
@@ -80,6 +88,12 @@ std::vector<double> reduction16_multisegment(const std::vector<double>& x, std::
   return out;
 }
 
+// BEGIN EXERCISE 03.1 CPU models of Dakkak's reductions (part 2 of 2: Reduction256 and both Reduction256N)
+// HINT: Reduction256: A row-major, V = P·A, then R = V·Pᵀ with V made an operand by
+// HINT: as_operand (the hi/lo split the kernels do); the sum is R[0][0]. Work-inefficient
+// HINT: 256N: one Reduction256 per tile, R_i = V_i·Pᵀ + R_{i−1}. Work-efficient: V_i = P·A_i +
+// HINT: V_{i−1} over all tiles, one V_N·Pᵀ at the end. load_tile zero-pads past x.size().
+// SIZE: 20 to 24 lines
 double reduction256(const std::vector<double>& x) {
   const Matrix v = mul(constant(wb::ConstantMatrix::P), load_tile(x, 0, kT, false, 256));
   return mul(as_operand(v), constant(wb::ConstantMatrix::Pt))[0];  // R = V·Pᵀ, R[0][0]
@@ -102,6 +116,10 @@ double reduction256n_efficient(const std::vector<double>& x) {
     v = add(mul(constant(wb::ConstantMatrix::P), load_tile(x, t, kT, false, n)), v);  // V_i = P·A_i + V_{i−1}
   return mul(as_operand(v), constant(wb::ConstantMatrix::Pt))[0];
 }
+// STUB: double reduction256(const std::vector<double>& x) { (void)x; return 0.0; }
+// STUB: double reduction256n_inefficient(const std::vector<double>& x) { (void)x; return 0.0; }
+// STUB: double reduction256n_efficient(const std::vector<double>& x) { (void)x; return 0.0; }
+// END EXERCISE
 
 std::vector<double> reduction16n_strided(const std::vector<double>& x, std::int64_t segment_size) {
   // Column c of step i's A = elements [16i, 16i+16) of segment c; zero past the segment.

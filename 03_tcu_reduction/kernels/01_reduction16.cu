@@ -48,6 +48,13 @@ reduction16_kernel(const __half* __restrict__ x, float* __restrict__ out, std::i
 #pragma unroll
     for (int k = 0; k < kLoads; ++k) {
       if (t0 + k >= num_tiles) break;
+      // BEGIN EXERCISE 03.2 Reduction16: V = P·A, the 16 segment sums in row 0 of V
+      // HINT: s.tiles[k] holds tile t0 + k row-major with one segment per row. Load it as a
+      // HINT: col_major matrix_b fragment (FragBCol): column c of A is then segment c. One
+      // HINT: mma_sync with p (FragA, already loaded) into a zeroed FragAcc; the accumulator's
+      // HINT: layout is unspecified, so store it to s.v, __syncwarp(), and let lanes 0…15 write
+      // HINT: row 0 to out[16·(t0 + k) + lane] (only segments < num_segments).
+      // SIZE: 10 to 12 lines
       FragBCol a;
       FragAcc v;
       wmma::load_matrix_sync(a, s.tiles[k], kTile);  // column c = segment 16(t0+k) + c
@@ -58,6 +65,8 @@ reduction16_kernel(const __half* __restrict__ x, float* __restrict__ out, std::i
       const std::int64_t seg = (t0 + k) * kTile + lane;
       if (lane < kTile && seg < num_segments) out[seg] = s.v[lane];  // row 0 of V
       __syncwarp();
+      // STUB: (void)p; (void)lane; (void)out;
+      // END EXERCISE
     }
   }
 }

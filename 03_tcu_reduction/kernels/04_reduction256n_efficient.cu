@@ -89,6 +89,14 @@ reduction256n_efficient_kernel(const __half* __restrict__ x, float* __restrict__
         for (int k = 0; k < kTiles; ++k) tc::store_piece(tiles[w][k], piece[k], lane);
       },
       [&](const Rounds& r) {
+        // BEGIN EXERCISE 03.4 Reduction256N, work-efficient: V_i = P·A_i + V_{i−1}, then one V_N·Pᵀ
+        // HINT: The round's kTiles tiles sit row-major in tiles[w][k]; tile k holds elements
+        // HINT: r.t + 256k … of the chunk and exists while that is < r.ci.len. Load each as a
+        // HINT: FragBRow and accumulate mma_sync(v, p, a, v) — no collapse per tile. After the
+        // HINT: chunk's last round (r.last_round()): __syncwarp(), zero s.hi and s.lo (the staged
+        // HINT: tiles overwrote them), store_and_collapse (R = V_N·Pᵀ), lane 0 writes
+        // HINT: out[r.item], and V starts again from zero.
+        // SIZE: 14 to 18 lines
 #pragma unroll
         for (int k = 0; k < kTiles; ++k) {
           if (r.t + static_cast<std::int64_t>(k) * kTileElems >= r.ci.len) break;
@@ -104,6 +112,8 @@ reduction256n_efficient_kernel(const __half* __restrict__ x, float* __restrict__
           if (lane == 0) out[r.item] = total;
           wmma::fill_fragment(v, 0.0f);
         }
+        // STUB: (void)r; (void)p; (void)pt; (void)s; (void)out; (void)lane;
+        // END EXERCISE
       });
 }
 

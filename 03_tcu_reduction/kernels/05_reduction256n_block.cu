@@ -26,6 +26,14 @@ reduction256n_block_kernel(const __half* __restrict__ x, float* __restrict__ out
   init_p_pt(p, pt, s, lane);
 
   for (std::int64_t seg = blockIdx.x; seg < num_segments; seg += gridDim.x) {
+    // BEGIN EXERCISE 03.5 Block level (Alg. 4): a block per segment, warp partials, one barrier
+    // HINT: Warp wib reduces tiles wib, wib + W, … of the segment (kLoads at a time, staged in
+    // HINT: tiles[wib]) with the work-efficient chain V = P·A + V, then collapses V with
+    // HINT: store_and_collapse and lane 0 writes its partial to partial[wib]. Every warp must
+    // HINT: have written before warp 0 reads: __syncthreads(). Warp 0 puts the W partials in
+    // HINT: row 0 of s.v and calls collapse_row0; lane 0 writes out[seg]. A second barrier
+    // HINT: keeps the next segment from overwriting partial[] too early (racecheck finds both).
+    // SIZE: 35 to 45 lines
     const __half* p_in = x + seg * segment_size;
     FragAcc v;
     wmma::fill_fragment(v, 0.0f);
@@ -58,6 +66,8 @@ reduction256n_block_kernel(const __half* __restrict__ x, float* __restrict__ out
       if (lane == 0) out[seg] = total;
     }
     __syncthreads();  // partial[] is reused by the next segment
+    // STUB: (void)p; (void)pt; (void)lane; (void)tiles; (void)partial; (void)out;
+    // END EXERCISE
   }
 }
 

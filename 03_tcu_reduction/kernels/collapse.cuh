@@ -62,6 +62,13 @@ __device__ __forceinline__ float collapse_row0(WarpScratch& s, const FragBRow& p
   const float v = (lane < kTile) ? s.v[lane] : 0.0f;
   if (!__all_sync(kFullMask, tc::splits(v)))  // does not split (|V| > 2^15): fp32 shuffles
     return sum16_shuffle(s.v, lane) + carry;
+  // BEGIN EXERCISE 03.3 Reduction256's last step, R = V·Pᵀ, with V split into fp16 hi + lo
+  // HINT: Lanes 0…15 split their value v of row 0 with tc::split_hi_lo (common/tensor_core/
+  // HINT: split.hpp) into s.hi[lane] and s.lo[lane] (rows 1…15 are already zero); __syncwarp().
+  // HINT: Then R = hi·Pᵀ + lo·Pᵀ + carry: an accumulator filled with carry, two mma_sync with a
+  // HINT: FragA loaded from s.hi, then s.lo, and pt. Store R to s.v and return s.v[0] in every
+  // HINT: lane (__syncwarp() before and after reading it).
+  // SIZE: 15 to 18 lines
   if (lane < kTile) {
     const tc::HiLo h = tc::split_hi_lo(v);
     s.hi[lane] = h.hi;
@@ -80,6 +87,9 @@ __device__ __forceinline__ float collapse_row0(WarpScratch& s, const FragBRow& p
   const float total = s.v[0];
   __syncwarp();
   return total;
+  // STUB: (void)pt;
+  // STUB: return carry;
+  // END EXERCISE
 }
 
 // The constants of Dakkak's kernels: P as matrix_a, Pᵀ as matrix_b, and the hi/lo tiles of

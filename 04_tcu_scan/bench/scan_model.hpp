@@ -33,6 +33,11 @@ inline Matrix add(Matrix a, const Matrix& b) {
   return a;
 }
 
+// BEGIN EXERCISE 04.1 CPU models of Scan16 (A·U) and Scan256 (A·U + (L·A)·1); no GPU needed
+// HINT: matmul, add and constant(m) above are the host's tensor core (row-major 16×16
+// HINT: doubles). Scan16 scans every row of A with one product. Scan256 scans the whole tile
+// HINT: read row by row: A·U scans each row, (L·A)·1 adds to row i the sum of rows 0 … i−1.
+// SIZE: 6 to 8 lines
 // Scan16: every row of the tile scanned.
 inline Matrix scan16(const Matrix& a) { return matmul(a, constant(tc::ConstantMatrix::U)); }
 
@@ -42,6 +47,9 @@ inline Matrix scan256(const Matrix& a) {
   return add(matmul(a, constant(ConstantMatrix::U)),
              matmul(matmul(constant(ConstantMatrix::L), a), constant(ConstantMatrix::ones)));
 }
+// STUB: inline Matrix scan16(const Matrix& a) { return Matrix(a.size(), 0.0); }
+// STUB: inline Matrix scan256(const Matrix& a) { return Matrix(a.size(), 0.0); }
+// END EXERCISE
 
 // Scan256 as the kernels do it in fp32 (kernels/scan_tiles.cuh), for a tile of fp16-exact
 // values: L·A (an fp32 accumulator) becomes an fp16 operand through the hi/lo split when every
@@ -130,6 +138,13 @@ inline std::vector<double> matmulscan(std::vector<double> x, int s, int k, MatMu
   for (int i = 0; i < k; ++i) n *= s;
   if (static_cast<std::int64_t>(x.size()) != n) throw std::invalid_argument("matmulscan: x must have s^k elements");
   auto level = [&](std::int64_t start, std::int64_t stride, bool down) {
+    // BEGIN EXERCISE 04.4 MatMulScan's gather, products and scatter on the host; no GPU needed
+    // HINT: Gather the indices start, start + stride, … (< n); cut the gathered values into
+    // HINT: chunks of s (the last one zero-padded); multiply each chunk by L_s (up-sweep: z_i =
+    // HINT: Σ_{j<=i} y_j) or B_s (down-sweep: z_i = y_i + y_0 for i > 0, z_0 = y_0); scatter z
+    // HINT: back to the same indices. Count ceil(chunks / s) products (s chunks make one s×s
+    // HINT: tile) and one level of depth in c.
+    // SIZE: 16 to 20 lines
     std::vector<std::int64_t> idx;
     for (std::int64_t i = start; i < n; i += stride) idx.push_back(i);
     const std::int64_t chunks = ceil_div(static_cast<std::int64_t>(idx.size()), s);
@@ -147,6 +162,8 @@ inline std::vector<double> matmulscan(std::vector<double> x, int s, int k, MatMu
     }
     c.products += ceil_div(chunks, s);
     ++c.depth;
+    // STUB: (void)start; (void)stride; (void)down;
+    // END EXERCISE
   };
   std::int64_t span = 1;
   for (int t = 0; t < k; ++t, span *= s) level(span - 1, span, false);  // up-sweep

@@ -48,6 +48,13 @@ __global__ void __launch_bounds__(kWarpKernelThreads)
       __syncwarp();
       for (int t = 0; t < kAhead && block0 + t * kTileElems < segment_size; ++t) {
         const std::int64_t base = block0 + t * kTileElems;
+        // BEGIN EXERCISE 04.3 Scan256N: the running total S carried in the accumulator C
+        // HINT: scan256_tile(a, u, l, carry, r, scratch, lane) computes R = A·U + (L·A)·1 + carry
+        // HINT: into sm.r (fp32, row-major). Each lane writes 8 consecutive results of the tile
+        // HINT: (tc::store8 stops at the segment's end): inclusive R[e], exclusive R[e − 1] and
+        // HINT: the carry for e = 0. Then the carry of the next tile is R[255]; __syncwarp()
+        // HINT: before sm.r is overwritten.
+        // SIZE: 14 to 18 lines
         scan256_tile(sm.a + t * kTileElems, sm.u, sm.l, carry, sm.r, sm.scratch, lane);  // A·U + (L·A)·1 + S
         {  // each lane writes 8 consecutive results
           const int e0 = lane * tc::kPieceElems;
@@ -61,6 +68,8 @@ __global__ void __launch_bounds__(kWarpKernelThreads)
         }
         carry = sm.r[kTileElems - 1];  // S for the next tile
         __syncwarp();
+        // STUB: (void)base; (void)y; (void)carry;
+        // END EXERCISE
       }
     }
   }

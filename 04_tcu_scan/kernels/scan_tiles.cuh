@@ -72,6 +72,11 @@ __device__ inline float times_tile_fp32_at(const float* x, const __half* c, int 
 
 // Scan16: R = A·U (every row of the tile scanned on its own). 1 MMA.
 __device__ inline void scan16_tile(const __half* a, const __half* u, float* r) {
+  // BEGIN EXERCISE 04.2 Scan16 on one tile: R = A·U, every row of 16 scanned
+  // HINT: a (the tile, row-major, one segment per row) and u (the constant U, row-major) are
+  // HINT: in shared memory, leading dimension kTile. Load A as tc::FragA, U as tc::FragBRow,
+  // HINT: zero a tc::FragAcc, one mma_sync, store R row-major to r (fp32).
+  // SIZE: 8 lines
   tc::FragA fa;
   tc::FragBRow fu;
   tc::FragAcc acc;
@@ -80,6 +85,8 @@ __device__ inline void scan16_tile(const __half* a, const __half* u, float* r) {
   wmma::fill_fragment(acc, 0.0f);
   wmma::mma_sync(acc, fa, fu, acc);
   wmma::store_matrix_sync(r, acc, kTile, wmma::mem_row_major);
+  // STUB: (void)a; (void)u; (void)r;
+  // END EXERCISE
 }
 
 // Scan256: R = carry + A·U + (L·A)·1. With a segment-masked L, a tile of several segments

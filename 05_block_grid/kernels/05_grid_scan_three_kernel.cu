@@ -18,6 +18,12 @@ __global__ void __launch_bounds__(kBlockThreads) scan_totals_kernel(float* total
   __shared__ float warp_sums[kBlockWarps];
   __shared__ float running;
   const int lane = tc::lane_id(), warp = tc::warp_in_block();
+  // BEGIN EXERCISE 05.1 Grid-level scan in three kernels (part 1 of 2: step 2, scan the block totals)
+  // HINT: One block walks the totals 256 at a time: a shuffle scan (__shfl_up_sync) in every
+  // HINT: warp, warp 0 scans the 8 warp sums in warp_sums, each thread then has its inclusive
+  // HINT: prefix; write the exclusive one (inclusive − own value) plus `running`, the sum of
+  // HINT: all earlier rounds. Barriers between the phases, and before `running` grows.
+  // SIZE: 30 to 35 lines
   if (threadIdx.x == 0) running = 0.0f;
   __syncthreads();
   for (std::int64_t base = 0; base < count; base += kBlockThreads) {
@@ -47,6 +53,8 @@ __global__ void __launch_bounds__(kBlockThreads) scan_totals_kernel(float* total
     if (threadIdx.x == 0) running = running + warp_sums[kBlockWarps - 1];
     __syncthreads();
   }
+  // STUB: (void)lane; (void)warp; (void)warp_sums; (void)running; (void)totals; (void)count;
+  // END EXERCISE
 }
 
 // Step 3: block tile b scanned with carry-in carries[b].
@@ -67,6 +75,12 @@ cudaError_t launch(const __half* in, OutT* out, std::int64_t n, cudaStream_t str
   auto* kernel = scan_with_carry_kernel<OutT, kOut>;
   if (cudaError_t e = allow_block_smem(kernel); e != cudaSuccess) return e;
   const std::int64_t tiles = ceil_div(n, kBlockTileElems);
+  // BEGIN EXERCISE 05.1 Grid-level scan in three kernels (part 2 of 2: the three launches)
+  // HINT: A temporary buffer of one fp32 total per block tile (tc::TempBuffer, temp_pool.hpp);
+  // HINT: (1) launch_reduce_chunks writes the tile totals (01_block_reduce.cu); (2) one block
+  // HINT: of scan_totals_kernel scans them; (3) one block per tile rescans its tile with its
+  // HINT: carry. Check every step's error; all three on `stream`, nothing synchronises.
+  // SIZE: 8 to 10 lines
   tc::TempBuffer<float> totals;
   if (cudaError_t e = totals.allocate(tiles, stream); e != cudaSuccess) return e;
   if (cudaError_t e = launch_reduce_chunks(in, totals.get(), 1, n, tiles, kBlockTileElems, stream); e != cudaSuccess)
@@ -75,6 +89,9 @@ cudaError_t launch(const __half* in, OutT* out, std::int64_t n, cudaStream_t str
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   kernel<<<static_cast<unsigned>(tiles), kBlockThreads, kBlockSmemBytes, stream>>>(in, out, n, totals.get());  // (3)
   return cudaGetLastError();
+  // STUB: (void)in; (void)out; (void)tiles; (void)stream;
+  // STUB: return cudaSuccess;
+  // END EXERCISE
 }
 
 }  // namespace
