@@ -175,6 +175,8 @@ if has_step sanitize; then
   if [ $FULL -eq 1 ]; then
     bins=("$BUILD"/tests/test_*_gpu)
   else
+    # the shared layer's GPU tests (common/) first: every chapter builds on them
+    bins=("$BUILD"/tests/test_common_gpu "$BUILD"/tests/test_tensor_core_gpu)
     for c in "${CHAPTERS[@]}"; do bins+=("$BUILD"/tests/test_"${c:0:2}"_*_gpu); done
   fi
   for bin in "${bins[@]}"; do
