@@ -233,7 +233,10 @@ class Grader:
         exe = find_binary(self.build_dir, prog)
         if where == "bin":
             args = args + ["--json"]
-        cmd = [self.sanitizer, "--tool", c["tool"], "--error-exitcode", "99"] + [exe] + args
+        cmd = [self.sanitizer, "--tool", c["tool"], "--error-exitcode", "99"]
+        if c.get("kernel"):
+            cmd += ["--kernel-name", "kns=" + c["kernel"]]
+        cmd += [exe] + args
         rc, out, err, dt = execute(cmd)
         summary = re.search(r"ERROR SUMMARY: (\d+) error", out + err)
         hazards = re.search(r"RACECHECK SUMMARY: (\d+) hazard", out + err)

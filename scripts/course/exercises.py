@@ -30,9 +30,10 @@ def run(program, algo, args, label):
     return {"kind": "run", "program": program, "algo": algo, "args": list(args) + QUICK, "label": label, "gpu": True}
 
 
-def sanitize(tool, command, label):
-    """command: ["bin", program, args...] or ["test", binary, "-tc=..."]"""
-    return {"kind": "sanitize", "tool": tool, "command": list(command), "label": label, "gpu": True}
+def sanitize(tool, command, label, kernel=None):
+    """command: ["bin", program, args...] or ["test", binary, "-tc=..."]; kernel: a substring of
+    the kernel names to check (the others, e.g. the bandwidth probe's, run unchecked and fast)."""
+    return {"kind": "sanitize", "tool": tool, "command": list(command), "label": label, "gpu": True, "kernel": kernel}
 
 
 def perf(program, algo, args, column, minimum, label, select=None):
@@ -92,7 +93,7 @@ EXERCISES = {
             doctest(T01G, "16x16x16, fp16 operands, fp32 accumulator", gpu=True),
             doctest(T01G, "16x16x16, fp16 operands, fp16 accumulator", gpu=True),
             doctest(T01G, "the other fp16 shapes: 32x8x16 and 8x32x16", gpu=True),
-            sanitize("memcheck", ["test", T01G, "-tc=16x16x16*"], "memcheck, 16x16x16 in all 8 layouts"),
+            sanitize("memcheck", ["test", T01G, "-tc=16x16x16*"], "memcheck, 16x16x16 in all 8 layouts", "mma_one_tile"),
         ],
     },
     "02.1": {
@@ -260,6 +261,18 @@ EXERCISES = {
         ],
     },
 }
+
+# The kernels compute-sanitizer checks per exercise (a substring of their names): the rest of the
+# run (the bandwidth probe, the baselines) runs unchecked, so a sanitizer case takes seconds.
+SANITIZED_KERNELS = {
+    "02.1": "gemm_tiled_fp32_kernel", "02.2": "gemm_wmma_naive_kernel", "02.3": "gemm_wmma_shmem_kernel",
+    "03.2": "reduction16_kernel", "03.3": "reduction256_kernel", "03.4": "reduction256n_efficient_kernel",
+    "03.5": "reduction256n_block_kernel", "04.2": "Scan16", "04.3": "scan256n_kernel", "05.1": "scan_",
+}
+for _ex, _kernel in SANITIZED_KERNELS.items():
+    for _c in EXERCISES[_ex]["cases"]:
+        if _c["kind"] == "sanitize" and not _c.get("kernel"):
+            _c["kernel"] = _kernel
 
 # What a chapter needs built besides itself (chapter options of the top-level CMakeLists.txt).
 CHAPTER_NEEDS = {
