@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   cli.add_flag("--accuracy", &accuracy,
                "relative error vs FP64 of whole-array sums, normal and uniform, n = 2^10 … 2^ACC (Navarro)");
   cli.add_int("--accuracy-max", &acc_hi, "largest n of --accuracy as an exponent (default 28)", 10, 30);
-  cli.add_flag("--energy", &energy, "energy per element from NVML around the timed loop (n/a without NVML)");
+  cli.add_flag("--energy", &energy, "energy per element from NVML around the timed loop (n/a without the driver's NVML)");
   cli.add_flag("--no-cap", &no_cap, "also run warp-level algorithms on the sizes they are skipped at (slow)");
   std::string algos = "Algorithms (--algo), from the API's name table:\n";
   auto algo_line = [](tcu::ReduceAlgorithm a) {

@@ -55,3 +55,19 @@ function(tcu_add_exit_code_test name)
     set_tests_properties(${name} PROPERTIES SKIP_REGULAR_EXPRESSION "exit code 3\n")
   endif()
 endfunction()
+
+# tcu_add_no_driver_library_test(<name> TARGETS ...)
+# The targets start on a machine without the NVIDIA driver: none of them lists a driver
+# library (libcuda, libnvidia-ml) among the libraries loaded before main(). The CUDA runtime
+# opens the driver itself; code that wants NVML opens it at run time.
+function(tcu_add_no_driver_library_test name)
+  cmake_parse_arguments(ARG "" "" "TARGETS" ${ARGN})
+  set(_files "")
+  foreach(_t IN LISTS ARG_TARGETS)
+    list(APPEND _files "$<TARGET_FILE:${_t}>")
+  endforeach()
+  list(JOIN _files "|" _files)
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DOBJDUMP=${CMAKE_OBJDUMP}" "-DFILES=${_files}"
+           "-DFORBIDDEN=^lib(cuda|nvidia-ml)\\.so" -P ${PROJECT_SOURCE_DIR}/cmake/CheckNeededLibraries.cmake)
+  set_tests_properties(${name} PROPERTIES LABELS host SKIP_REGULAR_EXPRESSION "objdump is missing")
+endfunction()

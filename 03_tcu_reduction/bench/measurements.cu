@@ -6,16 +6,13 @@
 #include <cmath>
 
 #include "03_tcu_reduction/bench/baselines.cuh"
+#include "03_tcu_reduction/bench/energy_counter.hpp"
 #include "03_tcu_reduction/tcu_reduction.cuh"
 #include "common/check.cuh"
 #include "common/device_buffer.cuh"
 #include "common/reference.hpp"
 #include "common/segments.hpp"
 #include "common/verify.hpp"
-
-#ifdef TCU_HAVE_NVML
-#include <nvml.h>
-#endif
 
 namespace tcu::bench::reduce {
 namespace {
@@ -79,75 +76,11 @@ Table run_accuracy(const AccuracyOptions& opts) {
   return t;
 }
 
-namespace {
-
-#ifdef TCU_HAVE_NVML
-// The integer type NVML's energy counter is read into (its second parameter's pointee).
-template <class Fn>
-struct CounterOf;
-template <class R, class D, class C>
-struct CounterOf<R (*)(D, C*)> {
-  using type = C;
-};
-using NvmlEnergy = CounterOf<decltype(&nvmlDeviceGetTotalEnergyConsumption)>::type;
-#endif
-
-// NVML's total energy counter (mJ) of the GPU CUDA calls `device`; nullopt when unavailable.
-class EnergyCounter {
- public:
-  explicit EnergyCounter(int device, std::string& status) {
-#ifdef TCU_HAVE_NVML
-    if (nvmlInit_v2() != NVML_SUCCESS) {
-      status = "n/a (nvmlInit failed)";
-      return;
-    }
-    inited_ = true;
-    char bus[32] = {};
-    if (cudaDeviceGetPCIBusId(bus, sizeof bus, device) != cudaSuccess ||
-        nvmlDeviceGetHandleByPciBusId_v2(bus, &handle_) != NVML_SUCCESS) {
-      status = "n/a (no NVML handle for this GPU)";
-      return;
-    }
-    NvmlEnergy mj = 0;
-    const nvmlReturn_t r = nvmlDeviceGetTotalEnergyConsumption(handle_, &mj);
-    if (r != NVML_SUCCESS) {
-      status = std::string("n/a (nvmlDeviceGetTotalEnergyConsumption: ") + nvmlErrorString(r) + ")";
-      return;
-    }
-    ok_ = true;
-    status = "NVML total energy counter";
-#else
-    (void)device;
-    status = "n/a (built without NVML)";
-#endif
-  }
-  ~EnergyCounter() {
-#ifdef TCU_HAVE_NVML
-    if (inited_) nvmlShutdown();
-#endif
-  }
-  bool ok() const { return ok_; }
-  double millijoules() const {
-#ifdef TCU_HAVE_NVML
-    NvmlEnergy mj = 0;
-    if (ok_ && nvmlDeviceGetTotalEnergyConsumption(handle_, &mj) == NVML_SUCCESS) return static_cast<double>(mj);
-#endif
-    return 0;
-  }
-
- private:
-  bool ok_ = false, inited_ = false;
-#ifdef TCU_HAVE_NVML
-  nvmlDevice_t handle_{};
-#endif
-};
-
-}  // namespace
-
 Table run_energy(const EnergyOptions& opts, std::string& nvml_status) {
   Table t({{"algo"}, {"segment_size"}, {"n"}, {"ms", "%.4f"}, {"energy_nj_per_elem", "%.4f"}, {"avg_power_w", "%.1f"},
            {"inst_per_elem"}});
-  EnergyCounter counter(opts.device, nvml_status);
+  const EnergyCounter counter(opts.device);
+  nvml_status = counter.status();
   DeviceBuffer<__half> input(static_cast<std::size_t>(opts.n));
   fill_device(input.data(), static_cast<std::size_t>(opts.n), Dist::uniform, opts.seed);
   CubTemp temp;

@@ -2,7 +2,8 @@
 // The chapter's measurements beyond the sweep (sweep.hpp), as library functions main.cu calls:
 //   run_accuracy       Navarro's study: relative error of whole-array sums vs FP64 for
 //                      normal(0,1) and uniform[0,1], n = 2^10 … 2^max, every variant and CUB
-//   run_energy         NVML energy per element around the timed loop (n/a without NVML)
+//   run_energy         NVML energy per element around the timed loop (n/a where the driver's
+//                      NVML cannot be opened: bench/energy_counter.hpp)
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,7 +29,8 @@ struct EnergyOptions {
   int device = 0;
 };
 // Columns algo,segment_size,n,ms,energy_nj_per_elem,avg_power_w,inst_per_elem (the last left
-// empty: the device script fills it from ncu). Energy columns are empty (n/a) without NVML.
+// empty: the device script fills it from ncu). Energy columns are empty (n/a) without NVML;
+// nvml_status says why.
 Table run_energy(const EnergyOptions& opts, std::string& nvml_status);
 
 }  // namespace tcu::bench::reduce

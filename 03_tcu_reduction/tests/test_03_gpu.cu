@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "03_tcu_reduction/bench/baselines.cuh"
+#include "03_tcu_reduction/bench/energy_counter.hpp"
 #include "03_tcu_reduction/bench/sweep.hpp"
 #include "03_tcu_reduction/tcu_reduction.cuh"
 #include "common/check.cuh"
@@ -428,4 +429,17 @@ TEST_CASE("reduction_any_size: d_out + 1, poisoned neighbours untouched, a non-d
       if (!(static_cast<double>(got[static_cast<std::size_t>(i + 1)]) == want[static_cast<std::size_t>(i)])) ++bad;
     CHECK(bad == 0);
   }
+}
+
+TEST_CASE("energy counter: the driver's NVML opened at run time, or n/a with the reason") {
+  const red::EnergyCounter counter(0);
+  INFO(counter.status());
+  if (!counter.ok()) {
+    CHECK(counter.status().rfind("n/a (", 0) == 0);  // a GPU without an energy counter: n/a, no failure
+    return;
+  }
+  CHECK(counter.status() == "NVML total energy counter");
+  const double first = counter.millijoules();
+  CHECK(first > 0.0);
+  CHECK(counter.millijoules() >= first);  // a running total
 }

@@ -10,6 +10,7 @@
 
 #include "03_tcu_reduction/bench/baselines.cuh"
 #include "03_tcu_reduction/bench/cpu_models.hpp"
+#include "03_tcu_reduction/bench/energy_counter.hpp"
 #include "03_tcu_reduction/bench/sweep.hpp"
 #include "03_tcu_reduction/kernels/launchers.hpp"
 #include "03_tcu_reduction/kernels/split_segments.hpp"
@@ -328,4 +329,11 @@ TEST_CASE("reduce_error_bound follows the library's own chunking") {
   CHECK(tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1000, 16, kH100Sms).rel_to_abs_sum ==
         doctest::Approx(2.0 * 16 * std::ldexp(1.0, -24)));
   CHECK(tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1000, 256, kH100Sms).depth == 16 + 32);
+}
+
+TEST_CASE("energy counter: NVML that cannot be opened makes the energy n/a, and says why") {
+  const tcu::bench::reduce::EnergyCounter counter(0, "libnvidia-ml-not-installed.so.1");
+  CHECK_FALSE(counter.ok());
+  CHECK(counter.millijoules() == 0.0);
+  CHECK(counter.status().rfind("n/a (libnvidia-ml-not-installed.so.1 cannot be opened", 0) == 0);
 }
