@@ -84,8 +84,9 @@ inline constexpr std::int64_t kOddSegmentSizes[] = {17, 24, 48, 96, 200, 255, 25
 inline std::vector<std::int64_t> sweep_segment_sizes(int lo, int hi, std::int64_t n, bool whole_array) {
   std::vector<std::int64_t> out = paper_segment_sizes(lo, hi);
   if (out.empty()) return out;
+  const std::int64_t smallest = out.front(), largest = out.back();  // before the odd sizes join
   for (std::int64_t s : kOddSegmentSizes)
-    if (s > out.front() && s < out.back()) out.push_back(s);
+    if (s > smallest && s < largest) out.push_back(s);
   if (whole_array && n > 0) out.push_back(n);
   std::vector<std::int64_t> sorted;
   for (std::int64_t s : out) {
