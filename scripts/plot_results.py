@@ -9,9 +9,10 @@ Known files (others are skipped with a note):
   *.csv with algo,segment_size,gelem_per_s                    -> throughput vs segment size,
                                                                  with the measured bandwidth line
   segmented_scan.csv     algo,out_type,segment_size,...       -> a panel per output type, copy line
-In the throughput plots `auto` is drawn bold, baselines (cub_*, thrust_*, shuffle_*) dashed and
-the newest CCCL's rows (cub_latest_*) dotted; columns are read by name, so extra ones (such as
-pct_of_effective_bw) are fine.
+Every series gets its own colour and marker (series_styles); `auto` is drawn bold black,
+baselines (cub_*, thrust_*, shuffle_*, cublas_*, cpu_*) dashed and the newest CCCL's rows
+(cub_latest_*) dotted; limits (the bandwidth measured in the same run) are labelled lines; legends
+sit outside the axes. Columns are read by name, so extra ones (such as pct_of_effective_bw) are fine.
   gemm.csv               variant,m,n,k,tflops                 -> TFLOP/s vs size per variant
   unified_memory.csv     mode,bytes,alloc_ms,...              -> stacked phase bars per mode
 Only matplotlib is needed (no pandas).
@@ -35,15 +36,44 @@ def bandwidth_of(folder):
     return {r["probe"]: float(r["gb_per_s"]) for r in read_csv(path)}
 
 
-def line_style(algo):
-    """Matplotlib keyword arguments for one series: auto bold, baselines dashed, cub_latest_* dotted."""
-    if algo == "auto":
-        return {"lw": 2.5, "color": "black"}
-    if algo.startswith("cub_latest_"):
-        return {"ls": ":"}
-    if algo.startswith(("cub_", "thrust_", "shuffle_")):
-        return {"ls": "--"}
-    return {}
+# 12 colours that stay apart in print and for the common colour-vision deficiencies, and 11
+# markers: series i gets colour i mod 12 and marker i mod 11, so up to 132 series never share a
+# (colour, marker) pair, and neighbours in the legend differ in both.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#8C564B", "#7F7F7F",
+           "#BCBD22", "#17BECF", "#9467BD", "#F0E442"]
+MARKERS = ["o", "s", "^", "v", "D", "P", "X", "<", ">", "h", "*"]
+BASELINE_PREFIXES = ("cub_", "thrust_", "shuffle_", "cublas_", "cpu_")
+
+
+def series_styles(names):
+    """{name: matplotlib keyword arguments}: a distinct colour and marker per series; auto bold
+    black, baselines dashed, the newest CCCL's baselines (cub_latest_*) dotted."""
+    styles = {}
+    for i, name in enumerate(sorted(n for n in names if n != "auto")):
+        st = {"color": PALETTE[i % len(PALETTE)], "marker": MARKERS[i % len(MARKERS)], "ms": 4, "lw": 1.3}
+        if name.startswith("cub_latest_"):
+            st["ls"] = ":"
+        elif name.startswith(BASELINE_PREFIXES):
+            st["ls"] = "--"
+        styles[name] = st
+    if "auto" in names:
+        styles["auto"] = {"color": "black", "marker": "o", "ms": 4, "lw": 2.6}
+    return styles
+
+
+def legend_outside(ax, title=None):
+    """The legend right of the axes, never over the data."""
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, title=title,
+              title_fontsize=7, frameon=False)
+
+
+def limit_line(ax, y, label):
+    """A labelled horizontal limit (e.g. the bandwidth measured in the same run)."""
+    ax.axhline(y, ls="-.", lw=1.2, color="#444444", zorder=1)
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo, max(hi, y * 1.1))  # room for the label above the line
+    ax.annotate(label, xy=(0.005, y), xycoords=("axes fraction", "data"), va="bottom", fontsize=7,
+                color="#444444")
 
 
 def plot_bandwidth(rows, png, plt):
@@ -65,23 +95,22 @@ def plot_segment_sweep(rows, png, plt, bandwidth, title):
     series = {}
     for r in rows:
         series.setdefault(r["algo"], []).append((int(r["segment_size"]), float(r["gelem_per_s"])))
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, ax = plt.subplots(figsize=(8.5, 4.6))
+    styles = series_styles(series)
     for key, pts in sorted(series.items()):
         pts.sort()
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, label=key, **line_style(key))
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=key, **styles[key])
     # Ceiling in elements/s: a reduction reads 2 bytes per fp16 element (scans have their own plot).
     if "read_stream" in bandwidth:
-        ax.axhline(bandwidth["read_stream"] / 2, ls="--", lw=1, color="gray")
-        ax.text(ax.get_xlim()[0], bandwidth["read_stream"] / 2, " read-stream bandwidth", va="bottom",
-                fontsize=7, color="gray")
+        limit_line(ax, bandwidth["read_stream"] / 2, "read-stream bandwidth of the same GPU (2 bytes/element)")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("segment size (elements)")
     ax.set_ylabel("G elements / s")
     ax.set_title(title)
-    ax.legend(fontsize=7, ncol=2)
+    legend_outside(ax, "dashed: baselines")
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(png, dpi=150)
+    fig.savefig(png, dpi=150, bbox_inches="tight")
     plt.close(fig)
 
 
@@ -95,21 +124,21 @@ def plot_segmented_scan(rows, png, plt, bandwidth):
         for r in rows:
             if r["out_type"] == out_type:
                 series.setdefault(r["algo"], []).append((int(r["segment_size"]), float(r["gelem_per_s"])))
+        styles = series_styles({r["algo"] for r in rows})  # the same style in both panels
         for key, pts in sorted(series.items()):
             pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, label=key, **line_style(key))
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=key, **styles[key])
         if "copy" in bandwidth:
-            ceiling = bandwidth["copy"] / (2 + (4 if out_type == "fp32" else 2))
-            ax.axhline(ceiling, ls="--", lw=1, color="gray")
-            ax.text(ax.get_xlim()[0], ceiling, " copy bandwidth", va="bottom", fontsize=7, color="gray")
+            per = 2 + (4 if out_type == "fp32" else 2)
+            limit_line(ax, bandwidth["copy"] / per, f"copy bandwidth of the same GPU ({per} bytes/element)")
         ax.set_xscale("log", base=2)
         ax.set_xlabel("segment size (elements)")
         ax.set_ylabel("G elements / s")
         ax.set_title(f"segmented scan, fp16 -> {out_type}")
-        ax.legend(fontsize=7, ncol=2)
         ax.grid(alpha=0.3)
+    legend_outside(axes[0][-1], "dashed: baselines")
     fig.tight_layout()
-    fig.savefig(png, dpi=150)
+    fig.savefig(png, dpi=150, bbox_inches="tight")
     plt.close(fig)
 
 
@@ -117,19 +146,20 @@ def plot_gemm(rows, png, plt):
     series = {}
     for r in rows:
         series.setdefault(r["variant"], []).append((int(r["m"]), float(r["tflops"])))
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, ax = plt.subplots(figsize=(8.5, 4.6))
+    styles = series_styles(series)
     for key, pts in sorted(series.items()):
         pts.sort()
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, label=key)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=key, **styles[key])
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("M = N = K")
     ax.set_ylabel("TFLOP/s")
     ax.set_title("GEMM ladder")
-    ax.legend(fontsize=7, ncol=2)
+    legend_outside(ax, "dashed: cuBLAS and CPU baselines")
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(png, dpi=150)
+    fig.savefig(png, dpi=150, bbox_inches="tight")
     plt.close(fig)
 
 
