@@ -10,6 +10,7 @@
 #include <string>
 
 #include "01_wmma_basics/wmma_basics.cuh"
+#include "common/kernel_image.cuh"
 
 namespace tcu::wmma_basics::detail {
 
@@ -67,16 +68,8 @@ cudaError_t dispatch_layouts(Layout la, Layout lb, F&& f) {
 }
 
 // sm_80 kernels keep their body under `#if __CUDA_ARCH__ >= 800`, so that the sm_75 build
-// compiles; the sm_75 version of such a kernel is empty. The compute capability of the GPU
-// is not enough to know which version runs: a build for "75" embeds compute_75 PTX, which an
-// sm_86 GPU happily JIT-compiles — with __CUDA_ARCH__ = 750, i.e. the empty body. So ask the
-// runtime what it picked for this kernel: the virtual architecture the code was compiled
-// from (ptxVersion, the __CUDA_ARCH__ it saw) and the machine code it runs (binaryVersion).
-inline cudaError_t require_sm80_image(const void* kernel) {
-  cudaFuncAttributes attr{};
-  const cudaError_t err = cudaFuncGetAttributes(&attr, kernel);
-  if (err != cudaSuccess) return err;
-  return (attr.ptxVersion >= 80 && attr.binaryVersion >= 80) ? cudaSuccess : cudaErrorNotSupported;
-}
+// compiles; whether the GPU runs the full body or the empty one is common/kernel_image.cuh's
+// question.
+inline cudaError_t require_sm80_image(const void* kernel) { return require_kernel_image(kernel, 80); }
 
 }  // namespace tcu::wmma_basics::detail

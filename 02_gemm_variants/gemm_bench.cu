@@ -155,6 +155,7 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
   int cc_major = 0, device = 0;
   TCU_CUDA_CHECK(cudaGetDevice(&device));
   TCU_CUDA_CHECK(cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, device));
+  const std::string sm80_missing = sm80_steps_unavailable();  // empty: steps 10 and 11 run here
 
   // Operands: fp16 on the device (generated in place), fp32 copies of the same values.
   DeviceBuffer<__half> a16(m * k), b16(k * n);
@@ -284,9 +285,11 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
       finish_row(*v, o.time ? time_cpu(work, first_ms, o) : first_ms, chk);
       continue;
     }
-    if (cc_major < v->min_cc_major) {
-      result.notes.push_back(v->name + " skipped: needs compute capability " + std::to_string(v->min_cc_major) +
-                             ".0 or newer");
+    if (cc_major < v->min_cc_major || (v->min_cc_major >= 8 && !sm80_missing.empty())) {
+      result.notes.push_back(v->name + " skipped: " +
+                             (v->min_cc_major >= 8 ? sm80_missing
+                                                   : "needs compute capability " + std::to_string(v->min_cc_major) +
+                                                         ".0 or newer"));
       progress.step(v->name + " skipped");
       continue;
     }

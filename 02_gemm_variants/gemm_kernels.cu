@@ -12,6 +12,7 @@
 #include "02_gemm_variants/kernels/09_wmma_shmem.cuh"
 #include "02_gemm_variants/kernels/10_wmma_pipelined.cuh"
 #include "02_gemm_variants/kernels/11_mma_sync_ldmatrix.cuh"
+#include "common/kernel_image.cuh"
 #include "common/wmma_rules.cuh"
 
 namespace tcu::gemm {
@@ -26,13 +27,6 @@ cudaError_t check_args(const GemmArgs<T>& g, std::int64_t rows_per_block) {
   return cudaSuccess;
 }
 
-cudaError_t require_sm80() {
-  int device = 0, major = 0;
-  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
-    return e;
-  return major >= 8 ? cudaSuccess : cudaErrorNotSupported;
-}
 
 dim3 grid_2d(const GemmProblem& p, int block_cols, int block_rows) {
   return dim3(static_cast<unsigned>(ceil_div(p.n, block_cols)), static_cast<unsigned>(ceil_div(p.m, block_rows)));
@@ -131,12 +125,12 @@ template <class C, template <class, CopyMode> class Kernel>
 cudaError_t launch_pipelined(const GemmArgs<__half>& g, cudaStream_t stream, bool c_flag) {
   using S = PipelinedShape<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kStages>;
   if (cudaError_t e = check_args(g, C::kBM); e != cudaSuccess) return e;
-  if (cudaError_t e = require_sm80(); e != cudaSuccess) return e;
   const dim3 grid = grid_2d(g.p, C::kBN, C::kBM);
-  if (fp16_rows_16B(g.a, g.lda) && fp16_rows_16B(g.b, g.ldb))
-    return launch_big_smem(Kernel<C, CopyMode::cp_async16>::get(), grid, S::kThreads, S::kSmemBytes, stream, g,
-                           c_flag);
-  return launch_big_smem(Kernel<C, CopyMode::scalar>::get(), grid, S::kThreads, S::kSmemBytes, stream, g, c_flag);
+  const auto kernel = fp16_rows_16B(g.a, g.lda) && fp16_rows_16B(g.b, g.ldb) ? Kernel<C, CopyMode::cp_async16>::get()
+                                                                              : Kernel<C, CopyMode::scalar>::get();
+  // Not the GPU's compute capability: the code this binary holds for it (common/kernel_image.cuh).
+  if (cudaError_t e = require_kernel_image(reinterpret_cast<const void*>(kernel), 80); e != cudaSuccess) return e;
+  return launch_big_smem(kernel, grid, S::kThreads, S::kSmemBytes, stream, g, c_flag);
 }
 template <class C, CopyMode kMode>
 struct WmmaPipelinedKernel {
@@ -161,6 +155,27 @@ bool use_large_tiles(const GemmProblem& p) {
   return ceil_div(p.m, L::kBM) * ceil_div(p.n, L::kBN) >= sms;
 }
 }  // namespace
+
+std::string sm80_steps_unavailable() {
+  using C = PipelinedSmallConfig;  // any kernel of this file: they all hold code for the same architectures
+  const void* probe = reinterpret_cast<const void*>(MmaSyncKernel<C, CopyMode::scalar>::get());
+  const cudaError_t e = require_kernel_image(probe, 80);
+  if (e == cudaSuccess) return "";
+  int device = 0, major = 0, minor = 0;
+  cudaFuncAttributes attr{};
+  if (e != cudaErrorNotSupported || cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess ||
+      cudaFuncGetAttributes(&attr, probe) != cudaSuccess) {
+    cudaGetLastError();  // clear a non-sticky error
+    return std::string("no kernel image for this GPU (") + cudaGetErrorString(e) + ")";
+  }
+  if (major < 8)
+    return "needs compute capability 8.0 or newer (this GPU: " + std::to_string(major) + "." + std::to_string(minor) + ")";
+  return "needs code compiled for sm_80 or newer, and this build runs compute_" + std::to_string(attr.ptxVersion) +
+         " code on this sm_" + std::to_string(major * 10 + minor) + " GPU: add " + std::to_string(major * 10 + minor) +
+         " to CMAKE_CUDA_ARCHITECTURES";
+}
 
 cudaError_t gemm_wmma_pipelined(const GemmArgs<__half>& g, cudaStream_t stream) {
   const bool c16 = rows_allow_16B_copies(g.c, g.ldc, 4);

@@ -12,6 +12,8 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <string>
+
 #include "02_gemm_variants/gemm_problem.hpp"
 
 namespace tcu::gemm {
@@ -34,6 +36,11 @@ cudaError_t gemm_wmma_naive(const GemmArgs<__half>& g, cudaStream_t stream = 0);
 cudaError_t gemm_wmma_shmem(const GemmArgs<__half>& g, cudaStream_t stream = 0);
 cudaError_t gemm_wmma_pipelined(const GemmArgs<__half>& g, cudaStream_t stream = 0);
 cudaError_t gemm_mma_sync_ldmatrix(const GemmArgs<__half>& g, cudaStream_t stream = 0);
+// Steps 10 and 11 (cp.async, ldmatrix, mma.m16n8k16) run when the code this binary holds for
+// the current GPU was compiled for sm_80 or newer, not merely when the GPU is an sm_8x: a
+// build for sm_72 alone JIT-compiles on an Orin to kernels whose sm_80 bodies are compiled out.
+// Their launchers then return cudaErrorNotSupported. Empty when they can run; else why not.
+std::string sm80_steps_unavailable();
 
 // cuBLAS, the reference and the baseline. cuBLAS is column-major: the row-major product
 // C = A·B is the column-major product Cᵀ = Bᵀ·Aᵀ, so B is passed first, with N and M swapped.

@@ -68,7 +68,7 @@ void check_all_steps(const GemmProblem& p, Dist dist, std::uint64_t seed, std::i
 
   for (const GpuStep& s : kSteps) {
     const gm::VariantInfo& v = *gm::find_variant(s.name);
-    if (cc_major() < v.min_cc_major) {
+    if (cc_major() < v.min_cc_major || (v.min_cc_major >= 8 && !gm::sm80_steps_unavailable().empty())) {
       CHECK((s.f16 ? s.f16(g16, 0) : s.f32(g32, 0)) == cudaErrorNotSupported);
       continue;
     }
