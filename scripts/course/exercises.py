@@ -104,8 +104,8 @@ EXERCISES = {
         + [sanitize("memcheck", ["bin", "02_gemm_variants", "--algo", "tiled_fp32", "--m", "33", "--n", "79", "--k",
                                  "19", "--dist", "int"] + QUICK, "memcheck, 33x79x19")],
         "perf": [perf("02_gemm_variants", "tiled_fp32",
-                      ["--algo", "all", "--m", "1024", "--n", "1024", "--k", "1024", "--no-verify", "--repeat", "5",
-                       "--budget-ms", "100"], "pct_of_cublas", None, "1024^3, % of cuBLAS in the same run")],
+                      ["--algo", "all", "--m", "2048", "--n", "2048", "--k", "2048", "--no-verify", "--repeat", "5",
+                       "--budget-ms", "100"], "pct_of_cublas", None, "2048^3, % of cuBLAS in the same run")],
     },
     "02.2": {
         "chapter": "02_gemm_variants",
@@ -115,8 +115,8 @@ EXERCISES = {
         + [sanitize("memcheck", ["bin", "02_gemm_variants", "--algo", "wmma_naive", "--m", "33", "--n", "79", "--k",
                                  "19", "--dist", "int"] + QUICK, "memcheck, 33x79x19")],
         "perf": [perf("02_gemm_variants", "wmma_naive",
-                      ["--algo", "all", "--m", "1024", "--n", "1024", "--k", "1024", "--no-verify", "--repeat", "5",
-                       "--budget-ms", "100"], "pct_of_cublas", None, "1024^3, % of cuBLAS in the same run")],
+                      ["--algo", "all", "--m", "2048", "--n", "2048", "--k", "2048", "--no-verify", "--repeat", "5",
+                       "--budget-ms", "100"], "pct_of_cublas", None, "2048^3, % of cuBLAS in the same run")],
     },
     "02.3": {
         "chapter": "02_gemm_variants",
