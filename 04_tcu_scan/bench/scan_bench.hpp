@@ -55,7 +55,8 @@ template <class OutT>
 std::int64_t count_non_finite(const OutT* d_out, std::int64_t n, cudaStream_t stream = 0);
 
 // Segments longer than this give fp16 prefix sums beyond fp16's range (65504) on [0, 1) data:
-// fp16-output rows of such sizes are timed but not verified ("not verified" in the CSV).
+// a run with both output types leaves their fp16 rows out (a note says so); --out fp16 alone
+// times them without a check ("not verified" in the CSV).
 inline constexpr std::int64_t kFp16CheckedSegment = std::int64_t(1) << 16;
 // Rows below kSlowPct % of the copy bandwidth (one probe run) are timed 3 times, or only once
 // (the probe) when that run took more than kOnceMs: a warp or block scanning a huge segment.

@@ -143,8 +143,19 @@ struct Runner {
     const std::int64_t ns = n / s;
     const std::int64_t total = ns * s;
     const bool reduce = op == Op::reduce || op == Op::segmented_reduce;
+    // fp16 outputs are checked where they can hold the sums: with non-negative data (uniform
+    // [0, 1), ones) the prefix sums of more than 2^16 values pass fp16's largest value (65504),
+    // so those shapes scan N(0, 1) data instead (zero mean: the sums of 2^28 values stay within
+    // a few 10^4). Speed does not depend on the values.
+    Dist dist = o.dist;
+    if (out_fp16 && !reduce && s > kFp16SumsFitUpTo && (dist == Dist::uniform || dist == Dist::ones)) {
+      dist = Dist::normal;
+      const std::string note = "fp16 outputs past segments of " + std::to_string(kFp16SumsFitUpTo) +
+                               ": N(0, 1) data (the sums of " + dist_name(o.dist) + " data would pass 65504)";
+      if (std::find(rep.notes.begin(), rep.notes.end(), note) == rep.notes.end()) rep.notes.push_back(note);
+    }
     DeviceBuffer<__half> in(static_cast<std::size_t>(total));
-    fill_device(in.data(), static_cast<std::size_t>(total), o.dist, o.seed);
+    fill_device(in.data(), static_cast<std::size_t>(total), dist, o.seed);
     const std::size_t out_count = static_cast<std::size_t>(reduce ? ns : total);
     const std::size_t out_bytes = out_count * (out_fp16 ? 2 : 4);
     DeviceBuffer<unsigned char> out(out_bytes);
@@ -152,7 +163,7 @@ struct Runner {
     std::vector<__half> host_in;
     if (o.verify) {
       host_in.resize(static_cast<std::size_t>(total));
-      fill_host(host_in.data(), host_in.size(), o.dist, o.seed);
+      fill_host(host_in.data(), host_in.size(), dist, o.seed);
       ref = std::make_unique<Reference>();
       if (reduce) reference_segmented_sum(host_in.data(), ns, s, ref->want, ref->magnitude);
       else reference_segmented_scan(host_in.data(), ns, s, true, ref->want, ref->magnitude);
@@ -173,11 +184,7 @@ struct Runner {
         poison_device(out.data(), out_bytes);
         TCU_CUDA_CHECK(v.run(in.data(), out.data(), ns, s, 0));
         TCU_CUDA_CHECK(cudaDeviceSynchronize());
-        if (v.baseline && out_fp16 && v.algo == "cub_device_scan") {
-          pass = "fp16_acc";  // CUB's InclusiveSum on __half accumulates in fp16: not held to fp32 bounds
-          const std::string note = "cub_device_scan on __half accumulates in fp16 (its own choice): timed, not checked";
-          if (std::find(rep.notes.begin(), rep.notes.end(), note) == rep.notes.end()) rep.notes.push_back(note);
-        } else if (out_fp16 && ref->max_abs > 65504.0) {
+        if (out_fp16 && ref->max_abs > 65504.0) {
           pass = "skipped";
           const std::string note = std::string(op_name(op)) + " " + v.algo +
                                    ": fp16 output not checked, the sums reach " + std::to_string(ref->max_abs) +
@@ -198,8 +205,13 @@ struct Runner {
           pass = r.pass ? "PASS" : "FAIL";
           max_rel = r.max_rel_err;
           if (!r.pass) {
-            rep.all_passed = false;
-            rep.notes.push_back(std::string(op_name(op)) + " " + v.algo + " s=" + std::to_string(s) + ": " + r.summary());
+            // A baseline outside the bound this chapter holds its own kernels to is reported, not
+            // counted as the chapter's failure (CUB's look-back adds its tile totals in one fp32
+            // chain: past 2^31 elements its error can exceed the bound).
+            if (v.baseline) pass = "FAIL (baseline)";
+            else rep.all_passed = false;
+            rep.notes.push_back(std::string(op_name(op)) + " " + v.algo + " s=" + std::to_string(s) + ": " + r.summary() +
+                                (v.baseline ? " (a baseline: outside the bound, reported only)" : ""));
           }
         }
       }
@@ -208,7 +220,7 @@ struct Runner {
       const double g = gelem_per_s(total, t.median_ms);
       if (v.algo.rfind("cub_", 0) == 0) cub_gelem = g;
       gelems.push_back(g);
-      rows.push_back({std::string(op_name(op)), v.algo, std::string(reduce ? "float" : out_fp16 ? "half" : "float"),
+      rows.push_back({std::string(op_name(op)), v.algo, std::string(out_fp16 ? "fp16" : "fp32"),
                       total, s, t.median_ms, g, percent_of(gb_per_s(bytes, t.median_ms), limit_gbps),
                       o.verify ? Cell(max_rel) : Cell(), pass, Cell()});
     }

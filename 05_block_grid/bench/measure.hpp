@@ -60,7 +60,13 @@ struct Report {
   std::vector<std::string> notes;
 };
 
+// Segments (or arrays) up to this length keep the sums of non-negative data in [0, 1] inside
+// fp16's range; longer fp16-output scans run on N(0, 1) data (see run_benchmarks).
+inline constexpr std::int64_t kFp16SumsFitUpTo = std::int64_t(1) << 15;
+
 // CSV columns: op,algo,out_type,n,segment_size,ms,gelem_per_s,pct_of_limit,max_rel_err,pass,vs_cub
+// (out_type fp32 or fp16; pass: PASS, FAIL, "FAIL (baseline)" for a baseline outside the bound
+// (reported, not a failure of the run), skipped (fp16 sums past 65504) or n/a (--no-verify))
 Report run_benchmarks(const Options& options, double read_gb_per_s, double copy_gb_per_s);
 
 }  // namespace tcu::bench::device

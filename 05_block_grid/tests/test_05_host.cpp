@@ -8,6 +8,7 @@
 #include <string>
 
 #include "05_block_grid/tcu_device.cuh"
+#include "common/tensor_core/launch.hpp"
 
 using tcu::DeviceReduceAlgorithm;
 using tcu::DeviceScanAlgorithm;
@@ -57,7 +58,14 @@ TEST_CASE("what each algorithm takes, and the automatic choice") {
   CHECK(tcu::choose_device_reduce_algorithm(1, 1000) == DeviceReduceAlgorithm::block_reduce);
   CHECK(tcu::choose_device_reduce_algorithm(1, 1 << 15) == DeviceReduceAlgorithm::block_reduce);
   CHECK(tcu::choose_device_reduce_algorithm(1, (1 << 15) + 1) == DeviceReduceAlgorithm::grid_single_pass);
-  CHECK(tcu::choose_device_scan_algorithm(2, 1 << 22, true) == DeviceScanAlgorithm::segmented_lookback);
+  // Long segments: one block per segment from 1.5 segments per SM on, else the look-back (without
+  // a GPU the SM count is 1).
+  const std::int64_t from = (3 * static_cast<std::int64_t>(tcu::tc::sm_count()) + 1) / 2;
+  CHECK(tcu::choose_device_scan_algorithm(from, 1 << 22, true) == DeviceScanAlgorithm::block_scan);
+  CHECK(tcu::choose_device_scan_algorithm(4 * from, 1 << 18, false) == DeviceScanAlgorithm::block_scan);
+  if (from - 1 >= 2)
+    CHECK(tcu::choose_device_scan_algorithm(from - 1, 1 << 22, true) == DeviceScanAlgorithm::segmented_lookback);
+  CHECK(tcu::choose_device_scan_algorithm(from, 1000, true) != DeviceScanAlgorithm::block_scan);
 }
 
 TEST_CASE("invalid arguments are cudaErrorInvalidValue, zero elements success (no GPU needed)") {
