@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -104,10 +105,9 @@ std::vector<bd::Variant> all_forms(bd::Op op, bool out_fp16, std::int64_t ns, st
   return out;
 }
 
-}  // namespace
-
-TEST_CASE("full-array reduce and scan: every algorithm vs FP64, odd sizes, unaligned, both outputs") {
-  for (std::int64_t n : {1, 2, 255, 256, 4097, 1000003}) {
+// Every algorithm and form on whole arrays of n elements (both data sets, aligned and not).
+void check_full_arrays(std::initializer_list<std::int64_t> sizes) {
+  for (std::int64_t n : sizes) {
     for (Dist dist : {Dist::integers, Dist::uniform}) {
       for (std::int64_t offset : {0, 3}) {
         for (const bd::Variant& v : all_forms(bd::Op::reduce, false, 1, n)) check_variant(v, 1, n, dist, offset);
@@ -119,9 +119,11 @@ TEST_CASE("full-array reduce and scan: every algorithm vs FP64, odd sizes, unali
   }
 }
 
-TEST_CASE("segmented reduce and scan: segment sizes from 1 to many block tiles") {
-  for (std::int64_t s : {1, 3, 16, 17, 48, 256, 1000, 4096, 16384, 16385, 40000, 70000}) {
-    const std::int64_t ns = std::max<std::int64_t>(3, (std::int64_t(1) << 19) / s);
+// Every algorithm and form on segments of each size, about `elements` elements in all (at least 3
+// segments; odd sizes from an odd offset).
+void check_segments(std::initializer_list<std::int64_t> sizes, std::int64_t elements) {
+  for (std::int64_t s : sizes) {
+    const std::int64_t ns = std::max<std::int64_t>(3, elements / s);
     for (Dist dist : {Dist::integers, Dist::normal}) {
       const std::int64_t offset = s % 2 ? 1 : 0;
       for (const bd::Variant& v : all_forms(bd::Op::segmented_reduce, false, ns, s)) check_variant(v, ns, s, dist, offset);
@@ -130,6 +132,26 @@ TEST_CASE("segmented reduce and scan: segment sizes from 1 to many block tiles")
           check_variant(v, ns, s, dist, offset, v.inclusive);
     }
   }
+}
+
+}  // namespace
+
+// The sizes are split so that the sanitizers (which leave out "[large]" cases: under racecheck a
+// launch over 2^19 elements takes seconds) still see every algorithm, form and size class.
+TEST_CASE("full-array reduce and scan: every algorithm vs FP64, odd sizes, unaligned, both outputs") {
+  check_full_arrays({1, 2, 255, 256, 4097, 40001});
+}
+
+TEST_CASE("[large] full-array reduce and scan past a million elements (many block tiles)") {
+  check_full_arrays({1000003});
+}
+
+TEST_CASE("segmented reduce and scan: segment sizes from 1 to several block tiles") {
+  check_segments({1, 3, 16, 17, 48, 256, 1000, 4096, 16384, 16385, 40000}, std::int64_t(1) << 15);
+}
+
+TEST_CASE("[large] segmented reduce and scan: 2^19 elements, segment sizes from 1 to many block tiles") {
+  check_segments({1, 3, 16, 17, 48, 256, 1000, 4096, 16384, 16385, 40000, 70000}, std::int64_t(1) << 19);
 }
 
 TEST_CASE("integer inputs: the API equals CUB bit for bit") {
@@ -162,7 +184,7 @@ TEST_CASE("zero elements: success, nothing written") {
   for (float f : to_host(out.data(), 4)) CHECK(std::isnan(f));
 }
 
-TEST_CASE("deterministic: the same input gives the same bits, on a non-default stream too") {
+TEST_CASE("[large] deterministic: the same input gives the same bits, on a non-default stream too") {
   const std::int64_t n = (std::int64_t(1) << 24) + 5;
   Input in = make_input(n, Dist::normal, 1);
   cudaStream_t stream;
