@@ -1,8 +1,9 @@
 // Chapter 05, GPU tests: every algorithm and API function against the FP64 CPU reference
 // (derived tolerances; integer inputs bit for bit, and bit for bit against CUB), over odd sizes,
 // segment sizes from 1 to many block tiles, unaligned pointers, both output types, inclusive
-// and exclusive, poisoned outputs, a non-default stream, determinism, zero elements; [large]:
-// n = 2^28 + 7 and 2^31 + 17 through the API.
+// and exclusive, poisoned outputs, a non-default stream, determinism, zero elements. The
+// "[large]" cases (ctest runs them, the sanitizers leave them out): a million-element array,
+// 2^19-element segment sets, determinism at 2^24 + 5, and n = 2^28 + 7 and 2^31 + 17 through the API.
 #include <doctest/doctest.h>
 
 #include <cmath>
