@@ -245,7 +245,7 @@ EXERCISES = {
                       ["--op", "scan", "--algo", "grid_three_kernel", "--n", str(1 << 26), "--no-verify",
                        "--repeat", "10"], "pct_of_limit", 40.0,
                       "n = 2^26, fp32 out: at least 40 % of the copy bandwidth measured in the same run",
-                      select={"out_type": "float"})],
+                      select={"out_type": "fp32"})],
     },
     "06.1": {
         "chapter": "06_jetson_unified_memory",
