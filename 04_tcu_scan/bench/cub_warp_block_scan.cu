@@ -1,13 +1,13 @@
 // Baselines: hand-tuned segmented scans built on cub::WarpScan and cub::BlockScan (Dakkak's
 // Fig. 11 compares warp- and block-level scans). A warp (or block) owns a run of whole
-// segments and walks it in chunks of 16 consecutive elements per thread (two 16-byte loads and,
-// for fp16 outputs two, for fp32 four 16-byte stores where aligned), carrying the running
+// segments and walks it in chunks of consecutive elements per thread (kItems: 16 for fp16
+// outputs, 8 for fp32; 16-byte loads and stores where aligned), carrying the running
 // (segment, sum) pair between chunks. The scan operator on (segment, sum) pairs restarts at a
 // segment change; it is associative because segment ids never decrease along the array.
 // Segment ids are counted from the group's first segment (32-bit: a (key, sum) pair is two
-// words to shuffle, not four). The per-element work (the scan of the pairs) is what bounds
-// these kernels, not the memory: 16 elements per thread halve it against 8, which matters most
-// for fp16 outputs (4 bytes moved per element against 6 for fp32).
+// words to shuffle, not four). For fp16 outputs the per-element work (the scan of the pairs)
+// bounds these kernels, not the memory (4 bytes moved per element against 6 for fp32): 16
+// elements per thread halve it; for fp32 outputs 16 results per thread cost more than they save.
 #include <cub/block/block_scan.cuh>
 #include <cub/warp/warp_scan.cuh>
 
@@ -22,7 +22,13 @@
 namespace tcu::bench::scan {
 namespace {
 
-constexpr int kItems = 16;           // consecutive elements per thread (two 16-byte fp16 loads)
+// Consecutive elements per thread, per output type, from the H100 sweeps (segments 16 … 2^15,
+// docs/results/h100): fp16 outputs 16 (91–93 % of the copy, against 64–67 % for the earlier
+// 8-element version: the per-element scan of the pairs bounds them), fp32 outputs 8 (90–93 %
+// for that 8-element version, against 74–75 % with 16: 16 fp32 results per thread cost
+// registers and occupancy).
+template <class OutT>
+inline constexpr int kItems = sizeof(OutT) == 2 ? 16 : 8;
 constexpr int kBlockThreads = 256;
 
 struct KeySum {
@@ -38,13 +44,13 @@ struct SegmentedPlus {
 // Scans the chunk of kItems elements [i0, i0 + kItems) ∩ [i0, end) of one thread, given the
 // exclusive (key, sum) prefix of everything before it, and writes it out.
 template <class OutT, bool kInclusive>
-__device__ void scan_thread_items(const float (&x)[kItems], std::int64_t i0, std::int64_t end, int key0,
+__device__ void scan_thread_items(const float (&x)[kItems<OutT>], std::int64_t i0, std::int64_t end, int key0,
                                   std::int64_t pos0, std::int64_t segment_size, KeySum prefix, OutT* out) {
   float run = prefix.key == key0 ? prefix.sum : 0.0f;
   std::int64_t pos = pos0;
-  float y[kItems];
+  float y[kItems<OutT>];
 #pragma unroll
-  for (int j = 0; j < kItems; ++j) {
+  for (int j = 0; j < kItems<OutT>; ++j) {
     if (pos == segment_size) {
       pos = 0;
       run = 0.0f;
@@ -55,11 +61,11 @@ __device__ void scan_thread_items(const float (&x)[kItems], std::int64_t i0, std
     ++pos;
   }
   OutT* dst = out + i0;
-  if (i0 + kItems <= end && reinterpret_cast<std::uintptr_t>(dst) % 16 == 0) {
+  if (i0 + kItems<OutT> <= end && reinterpret_cast<std::uintptr_t>(dst) % 16 == 0) {
     // 16-byte stores of values packed in registers: 8 halves or 4 floats each.
     if constexpr (sizeof(OutT) == 2) {
 #pragma unroll
-      for (int v = 0; v < kItems / 8; ++v) {
+      for (int v = 0; v < kItems<OutT> / 8; ++v) {
         uint4 w;
         unsigned* word = reinterpret_cast<unsigned*>(&w);
 #pragma unroll
@@ -71,24 +77,25 @@ __device__ void scan_thread_items(const float (&x)[kItems], std::int64_t i0, std
       }
     } else {
 #pragma unroll
-      for (int v = 0; v < kItems / 4; ++v)
+      for (int v = 0; v < kItems<OutT> / 4; ++v)
         __stcs(reinterpret_cast<float4*>(dst) + v, make_float4(y[4 * v], y[4 * v + 1], y[4 * v + 2], y[4 * v + 3]));
     }
   } else {
-    for (int j = 0; j < kItems && i0 + j < end; ++j) dst[j] = tc::from_float<OutT>(y[j]);
+    for (int j = 0; j < kItems<OutT> && i0 + j < end; ++j) dst[j] = tc::from_float<OutT>(y[j]);
   }
 }
 
 // Loads the thread's items and its (last key, trailing sum) aggregate; keys count from
 // first_segment (the group's first).
+template <int kN>
 __device__ KeySum load_thread_items(const __half* in, std::int64_t i0, std::int64_t end, std::int64_t segment_size,
-                                    std::int64_t first_segment, float (&x)[kItems], int& key0, std::int64_t& pos0) {
-  if (i0 + kItems <= end && reinterpret_cast<std::uintptr_t>(in + i0) % 16 == 0) {
-    uint4 w[kItems / 8];
+                                    std::int64_t first_segment, float (&x)[kN], int& key0, std::int64_t& pos0) {
+  if (i0 + kN <= end && reinterpret_cast<std::uintptr_t>(in + i0) % 16 == 0) {
+    uint4 w[kN / 8];
 #pragma unroll
-    for (int v = 0; v < kItems / 8; ++v) w[v] = __ldcs(reinterpret_cast<const uint4*>(in + i0) + v);
+    for (int v = 0; v < kN / 8; ++v) w[v] = __ldcs(reinterpret_cast<const uint4*>(in + i0) + v);
 #pragma unroll
-    for (int v = 0; v < kItems / 8; ++v) {
+    for (int v = 0; v < kN / 8; ++v) {
       const __half2* h = reinterpret_cast<const __half2*>(&w[v]);
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
@@ -99,7 +106,7 @@ __device__ KeySum load_thread_items(const __half* in, std::int64_t i0, std::int6
     }
   } else {
 #pragma unroll
-    for (int j = 0; j < kItems; ++j) x[j] = i0 + j < end ? __half2float(in[i0 + j]) : 0.0f;
+    for (int j = 0; j < kN; ++j) x[j] = i0 + j < end ? __half2float(in[i0 + j]) : 0.0f;
   }
   const std::int64_t segment = i0 / segment_size;
   key0 = static_cast<int>(segment - first_segment);
@@ -107,7 +114,7 @@ __device__ KeySum load_thread_items(const __half* in, std::int64_t i0, std::int6
   KeySum agg{key0, 0.0f};
   std::int64_t pos = pos0;
 #pragma unroll
-  for (int j = 0; j < kItems; ++j) {
+  for (int j = 0; j < kN; ++j) {
     if (pos == segment_size) {
       pos = 0;
       agg = {agg.key + 1, 0.0f};
@@ -133,9 +140,9 @@ __global__ void __launch_bounds__(kBlockThreads) warp_scan_kernel(const __half* 
     const std::int64_t begin = first_segment * segment_size;
     const std::int64_t end = min(num_segments, (g + 1) * segs_per_warp) * segment_size;
     KeySum carry{-1, 0.0f};
-    for (std::int64_t base = begin; base < end; base += 32 * kItems) {
-      const std::int64_t i0 = base + lane * kItems;
-      float x[kItems];
+    for (std::int64_t base = begin; base < end; base += 32 * kItems<OutT>) {
+      const std::int64_t i0 = base + lane * kItems<OutT>;
+      float x[kItems<OutT>];
       int key0 = 0;
       std::int64_t pos0 = 0;
       const KeySum agg = load_thread_items(in, min(i0, end), end, segment_size, first_segment, x, key0, pos0);
@@ -161,9 +168,9 @@ __global__ void __launch_bounds__(kBlockThreads) block_scan_kernel(const __half*
     const std::int64_t begin = first_segment * segment_size;
     const std::int64_t end = min(num_segments, (g + 1) * segs_per_block) * segment_size;
     KeySum carry{-1, 0.0f};
-    for (std::int64_t base = begin; base < end; base += kBlockThreads * kItems) {
-      const std::int64_t i0 = base + static_cast<std::int64_t>(threadIdx.x) * kItems;
-      float x[kItems];
+    for (std::int64_t base = begin; base < end; base += kBlockThreads * kItems<OutT>) {
+      const std::int64_t i0 = base + static_cast<std::int64_t>(threadIdx.x) * kItems<OutT>;
+      float x[kItems<OutT>];
       int key0 = 0;
       std::int64_t pos0 = 0;
       const KeySum agg = load_thread_items(in, min(i0, end), end, segment_size, first_segment, x, key0, pos0);
