@@ -55,12 +55,12 @@ __global__ void __launch_bounds__(kAnyWarps * 32, kAnyMinBlocks)
   tc::write_e_window(e_window, threadIdx.x, blockDim.x);
   __syncthreads();
 
-  // The warp's share: segments [k0, k1), elements [i0, i1).
-  const std::int64_t warps = static_cast<std::int64_t>(gridDim.x) * kAnyWarps;
-  const std::int64_t w = static_cast<std::int64_t>(blockIdx.x) * kAnyWarps + warp;
-  const std::int64_t k0 = num_segments * w / warps, k1 = num_segments * (w + 1) / warps;
-  if (k0 >= k1) return;
-  const std::int64_t i0 = k0 * segment_size, i1 = k1 * segment_size;
+  // The warp's share: whole segments, elements [i0, i1).
+  const tc::WarpShare share =
+      tc::warp_segment_share(num_segments, segment_size, static_cast<std::int64_t>(blockIdx.x) * kAnyWarps + warp,
+                             static_cast<std::int64_t>(gridDim.x) * kAnyWarps);
+  if (share.first >= share.end) return;
+  const std::int64_t i0 = share.first, i1 = share.end;
   const unsigned s = static_cast<unsigned>(segment_size);
   const unsigned step = static_cast<unsigned>(kTileElems) % s;  // a row's offset one tile later
   const bool vec_in = tc::aligned16(in);
@@ -73,10 +73,9 @@ __global__ void __launch_bounds__(kAnyWarps * 32, kAnyMinBlocks)
       [&](const TileRounds& round) {  // 512 contiguous bytes per load instruction
 #pragma unroll
         for (int k = 0; k < kRoundTiles; ++k) {
-          const std::int64_t p = (round.tile + k) * kTileElems + lane * tc::kPieceElems;
-          piece[k] = (p + tc::kPieceElems <= i0 || p >= i1)
-                         ? tc::zero_piece()
-                         : tc::load_piece<tc::Cache::streaming>(in + p, i1 - p, vec_in);
+          const tc::PieceSource src = tc::share_piece_source(share, (round.tile + k) * kTileElems + lane * tc::kPieceElems);
+          piece[k] = src.valid <= 0 ? tc::zero_piece()
+                                    : tc::load_piece<tc::Cache::streaming>(in + src.offset, src.valid, vec_in);
         }
       },
       [&] {
@@ -91,7 +90,7 @@ __global__ void __launch_bounds__(kAnyWarps * 32, kAnyMinBlocks)
         carry = tc::round_row_carries<kRoundTiles>(                                 // 3.
             v, tc::row_cursor_after(at, 4 * kTile * lane, s), s, carry, lane,
             [&](int, float carry_in, float pre_total, float, int, int end, std::int64_t segment) {
-              if (end < kTile && segment >= k0 && segment < k1) out[segment] = carry_in + pre_total;
+              if (end < kTile && segment >= share.first_segment && segment < share.end_segment) out[segment] = carry_in + pre_total;
             });
         // (the pipeline's __syncwarp follows: V and the tiles are the next round's)
       });

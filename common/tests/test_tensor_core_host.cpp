@@ -7,6 +7,7 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "common/int_math.hpp"
 #include "common/tensor_core/constant_matrices.hpp"
@@ -202,4 +203,45 @@ TEST_CASE("staging geometry: contiguous tiles cover an array once, with a zero t
     INFO("len " << len);
     for (int h : hits) REQUIRE(h == 1);
   }
+}
+
+TEST_CASE("warp shares: whole segments, in order, every element once, any count of segments and warps") {
+  for (std::int64_t s : {1, 3, 17, 256, 1000}) {
+    for (std::int64_t ns : {1, 2, 7, 37, 1000}) {
+      for (std::int64_t warps : {1, 5, 64, 2000}) {
+        CAPTURE(s);
+        CAPTURE(ns);
+        CAPTURE(warps);
+        std::int64_t next = 0, largest = 0, smallest = ns;
+        for (std::int64_t w = 0; w < warps; ++w) {
+          const tcu::tc::WarpShare sh = tcu::tc::warp_segment_share(ns, s, w, warps);
+          REQUIRE(sh.first == next);              // in order, no gap, no overlap
+          REQUIRE(sh.end >= sh.first);
+          REQUIRE(sh.first == sh.first_segment * s);  // whole segments
+          REQUIRE(sh.end == sh.end_segment * s);
+          const std::int64_t segs = (sh.end - sh.first) / s;
+          largest = segs > largest ? segs : largest;
+          smallest = segs < smallest ? segs : smallest;
+          next = sh.end;
+        }
+        CHECK(next == ns * s);
+        CHECK(largest - smallest <= 1);  // even
+      }
+    }
+  }
+}
+
+TEST_CASE("warp shares: the tile-aligned walk loads every piece that touches the share, zeros elsewhere") {
+  const tcu::tc::WarpShare sh{10, 13, 1000, 1300};  // segments of 100: a share starting and ending inside pieces
+  std::vector<int> covered(2048, 0);
+  for (std::int64_t p = 768; p < 1536; p += tcu::tc::kPieceElems) {  // the tiles the walk visits
+    const tcu::tc::PieceSource src = tcu::tc::share_piece_source(sh, p);
+    const bool touches = p + tcu::tc::kPieceElems > sh.first && p < sh.end;
+    CHECK((src.valid > 0) == touches);
+    if (!touches) continue;
+    CHECK(src.offset == p);
+    CHECK(src.valid == sh.end - p);  // never past the share's end
+    for (std::int64_t i = 0; i < tcu::tc::kPieceElems && i < src.valid; ++i) ++covered[static_cast<std::size_t>(p + i)];
+  }
+  for (std::int64_t e = sh.first; e < sh.end; ++e) CHECK(covered[static_cast<std::size_t>(e)] == 1);
 }
