@@ -18,6 +18,7 @@
 // a median time into the table's throughput columns).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -78,6 +79,19 @@ inline std::vector<std::int64_t> paper_segment_sizes(int lo, int hi) {
 
 // Sizes that are not powers of two (odd, just off a tile, primes-ish), swept next to the powers.
 inline constexpr std::int64_t kOddSegmentSizes[] = {17, 24, 48, 96, 200, 255, 257, 1000, 3000, 5000, 12345};
+
+// The segment sizes the any-size kernels are tested at: every size 1 … 40 (each phase of a
+// short segment against a 16-element row), primes around the tile and round sizes, 256 and every
+// size of kOddSegmentSizes; ascending, each once.
+inline std::vector<std::int64_t> any_size_test_sizes() {
+  std::vector<std::int64_t> out;
+  for (std::int64_t s = 1; s <= 40; ++s) out.push_back(s);
+  for (std::int64_t s : {41, 97, 101, 127, 251, 256, 509, 1009, 4099, 8191}) out.push_back(s);
+  for (std::int64_t s : kOddSegmentSizes)
+    if (s > 40) out.push_back(s);
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 // The benchmarks' sweep: 2^lo … 2^hi, the odd sizes between 2^lo and 2^hi, and n itself (one
 // segment: the whole array) when whole_array is set; ascending, each once.

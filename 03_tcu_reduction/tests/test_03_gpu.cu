@@ -14,6 +14,7 @@
 #include "03_tcu_reduction/bench/energy_counter.hpp"
 #include "03_tcu_reduction/bench/sweep.hpp"
 #include "03_tcu_reduction/tcu_reduction.cuh"
+#include "common/segments.hpp"
 #include "common/check.cuh"
 #include "common/device_buffer.cuh"
 #include "common/reference.hpp"
@@ -354,20 +355,13 @@ const red::SegmentedVariant& any_size_variant(const std::vector<red::SegmentedVa
   FAIL("reduction_any_size is not among the variants");
   return variants.front();
 }
-std::vector<std::int64_t> any_sizes() {
-  std::vector<std::int64_t> s;
-  for (std::int64_t i = 1; i <= 40; ++i) s.push_back(i);
-  for (std::int64_t p : {41, 97, 101, 127, 251, 509, 1009, 4099, 8191}) s.push_back(p);
-  for (std::int64_t p : {24, 48, 96, 200, 255, 256, 257, 1000, 3000, 5000, 12345}) s.push_back(p);
-  return s;
-}
 }  // namespace
 
 TEST_CASE("reduction_any_size: sizes 1 … 40, primes, listed sizes; odd counts; d_in + 1; integers exact, random vs FP64") {
   red::CubTemp temp;
   const auto variants = red::segmented_variants(temp);
   const red::SegmentedVariant& v = any_size_variant(variants);
-  for (std::int64_t s : any_sizes()) {
+  for (std::int64_t s : tcu::any_size_test_sizes()) {
     REQUIRE(v.supports(s));
     for (std::int64_t ns : {std::int64_t{1}, std::int64_t{7}, std::int64_t{37}, (std::int64_t{1} << 18) / s | 1}) {
       CAPTURE(s);

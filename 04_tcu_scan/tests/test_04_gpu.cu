@@ -12,6 +12,7 @@
 
 #include "04_tcu_scan/bench/scan_bench.hpp"
 #include "04_tcu_scan/tcu_scan.cuh"
+#include "common/segments.hpp"
 #include "common/check.cuh"
 #include "common/device_buffer.cuh"
 #include "common/reference.hpp"
@@ -377,19 +378,10 @@ TEST_CASE("split fallback: values above 2^15 are finished in fp32, bit-exact (ev
 // must come out right: 1 … 40, primes, the listed sizes; odd counts (partial rounds, warp
 // shares of different lengths); both output types, inclusive and exclusive; integers bit for
 // bit; unaligned input and output pointers; poisoned outputs (run_on_device); a stream.
-namespace {
-std::vector<std::int64_t> any_sizes() {
-  std::vector<std::int64_t> s;
-  for (std::int64_t i = 1; i <= 40; ++i) s.push_back(i);
-  for (std::int64_t p : {41, 97, 101, 127, 251, 509, 1009, 4099, 8191}) s.push_back(p);
-  for (std::int64_t p : {24, 48, 96, 200, 255, 256, 257, 1000, 3000, 5000, 12345}) s.push_back(p);
-  return s;
-}
-}  // namespace
 
 TEST_CASE("scan_any_size: sizes 1 … 40, primes, listed sizes; odd counts; both outputs; integers exact; unaligned") {
   const std::string name = name_of(ScanAlgorithm::scan_any_size);
-  for (std::int64_t size : any_sizes()) {
+  for (std::int64_t size : tcu::any_size_test_sizes()) {
     REQUIRE(sb::variant_supports(name, size));
     for (bool inclusive : {true, false}) {
       for (std::int64_t segs : {std::int64_t{1}, std::int64_t{7}, std::int64_t{37}}) {

@@ -28,3 +28,12 @@ TEST_CASE("sweep_segment_sizes: a narrow range keeps only the odd sizes inside i
   CHECK(s == std::vector<std::int64_t>{256, 257, 512, 1000, 1024});
   CHECK(tcu::sweep_segment_sizes(12, 4, 1 << 20, true).empty());
 }
+
+TEST_CASE("any_size_test_sizes: 1 … 40, the odd sweep sizes and 256, ascending, each once") {
+  const std::vector<std::int64_t> s = tcu::any_size_test_sizes();
+  CHECK(std::is_sorted(s.begin(), s.end()));
+  CHECK(std::adjacent_find(s.begin(), s.end()) == s.end());
+  for (std::int64_t i = 1; i <= 40; ++i) CHECK(std::count(s.begin(), s.end(), i) == 1);
+  for (std::int64_t odd : tcu::kOddSegmentSizes) CHECK(std::count(s.begin(), s.end(), odd) == 1);
+  CHECK(std::count(s.begin(), s.end(), 256) == 1);
+}
