@@ -77,26 +77,18 @@ PY
 # read stream of the same run), and the goals: >= 90 % and >= 0.98x the best baseline.
 # Baselines are the rows named cub_*, thrust_* or shuffle_* (TCU algorithm names are never
 # listed here: they come from the API's name table).
-import csv, os, re, sys
+import csv, os, sys
+sys.path.insert(0, os.path.join("scripts", "device"))
+from baselines import Baselines
 res = sys.argv[1]
 rows = list(csv.DictReader(open(os.path.join(res, "segmented_reduce.csv"))))
-def version(path):
-    try:
-        m = re.search(r"baselines built against CCCL ([0-9.]+)", open(os.path.join(res, path), errors="replace").read())
-    except OSError:
-        return ""
-    return m.group(1) if m else ""
-cccl_main, cccl_latest = version("segmented_reduce_output.txt"), version("segmented_reduce_cccl_latest_output.txt")
-def is_baseline(a):
-    return re.match(r"(cub_|thrust_|shuffle_)", a) is not None
-def cccl_of(a):
-    if a.startswith("cub_latest_"):
-        return cccl_latest
-    return cccl_main if a.startswith(("cub_", "thrust_")) else "-"
+base = Baselines(res, "segmented_reduce_output.txt", "segmented_reduce_cccl_latest_output.txt",
+                 ("cub_", "thrust_", "shuffle_"))
+is_baseline, cccl_of = base.is_baseline, base.cccl_of
 GOAL_PCT, GOAL_RATIO = 90.0, 0.98
 sizes = sorted({int(r["segment_size"]) for r in rows})
 out = []
-print(f"CCCL of the baselines: {cccl_main or '?'}" + (f"; cub_latest_*: {cccl_latest}" if cccl_latest else "; no cub_latest_* rows"))
+print(base.header())
 print("seg        auto % eff   best baseline (CCCL)                         % eff   auto/base  goals")
 for s in sizes:
     at = [r for r in rows if int(r["segment_size"]) == s]

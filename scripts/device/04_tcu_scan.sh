@@ -28,24 +28,17 @@ if [ -x "$BUILD/bin/04_tcu_scan" ]; then
 # variant per size (segmented_scan_best.csv) and Dakkak Fig. 11's warp vs block view. Baselines
 # are the rows named cub_* or thrust_*; TCU algorithm names are never listed here.
 import csv, os, re, sys
+sys.path.insert(0, os.path.join("scripts", "device"))
+from baselines import Baselines
 res = sys.argv[1]
 rows = list(csv.DictReader(open(os.path.join(res, "segmented_scan.csv"))))
-def version(path):
-    try:
-        m = re.search(r"baselines built against CCCL ([0-9.]+)", open(os.path.join(res, path), errors="replace").read())
-    except OSError:
-        return ""
-    return m.group(1) if m else ""
-cccl_main, cccl_latest = version("scan_output.txt"), version("scan_cccl_latest_output.txt")
-def is_baseline(a):
-    return re.match(r"(cub_|thrust_)", a) is not None
-def cccl_of(a):
-    return cccl_latest if a.startswith("cub_latest_") else (cccl_main if is_baseline(a) else "-")
+base = Baselines(res, "scan_output.txt", "scan_cccl_latest_output.txt")
+is_baseline, cccl_of = base.is_baseline, base.cccl_of
 fails = [r for r in rows if r["pass"] == "FAIL"]
 unchecked = [r for r in rows if r["pass"] not in ("PASS", "FAIL")]
 print(f"{len(rows)} rows, {len(fails)} FAIL, {len(unchecked)} not verified (fp16 sums beyond fp16's range)"
       + (": FAIL " + ", ".join(f"{r['algo']}/{r['out_type']}/{r['segment_size']}" for r in fails[:6]) if fails else ""))
-print(f"CCCL of the baselines: {cccl_main or '?'}" + (f"; cub_latest_*: {cccl_latest}" if cccl_latest else "; no cub_latest_* rows"))
+print(base.header())
 sizes = sorted({int(r["segment_size"]) for r in rows})
 GOAL_RATIO = 1.0
 goal_rows, best_rows, wb_rows = [], [], []
