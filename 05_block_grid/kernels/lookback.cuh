@@ -10,9 +10,10 @@
 //
 // Warp 0 publishes A as soon as the tile's total is known (P at once for tile 0, and for a tile
 // that holds a segment start: its sum after the start is already an inclusive prefix of that
-// segment), then reads the predecessors' words 32 at a time, newest first, adding their values
+// segment), then reads the predecessors' words 4 × 32 at a time, newest first, adding their values
 // until it meets a P, publishes its own P and hands the carry to the block. Flag and value
-// share one 64-bit word (no torn reads), stored with release and loaded with acquire ordering.
+// share one 64-bit word (no torn reads), so the words need no ordering among themselves
+// (relaxed atomics; see kLookbackRelaxed).
 //
 // Determinism: which predecessors are still A and which already P when a block looks changes
 // from run to run, so the carry is summed in a different order each time. In floating point
@@ -61,39 +62,77 @@ inline FixedPoint fixed_point_for(std::int64_t segment_len) {
   return FixedPoint{scale, 1.0f / scale};
 }
 
+// How the look-back reads its predecessors: kLookbackWindows windows of 32 status words per
+// step (each lane loads one word of every window, all loads in flight together), and whether
+// the status words are loaded and stored relaxed or with acquire/release ordering. Relaxed is
+// enough: a word carries its own value (flag and value in one 64-bit atomic), so no other
+// memory has to become visible with it, and an ordered store would first wait for the block's
+// earlier output stores to drain. On the H100 relaxed words were faster (most with fp16 outputs)
+// and four windows slightly faster than one (a long look-back takes fewer steps); drawing the
+// next ticket before the look-back, or prefetching the next tile into L2, was slower.
+inline constexpr int kLookbackWindows = 4;
+inline constexpr bool kLookbackRelaxed = true;
+
 // The look-back of block tile `tile` by warp 0 (collective): publishes the tile's total, returns
 // the carry into the tile. `needs_carry` is false when the tile's first element starts a segment.
+// Each step reads the kWindows·32 predecessors [end − kWindows·32, end) (window j, newest first,
+// is [end − 32(j+1), end − 32j)), waits until none newer than the newest P among them is still
+// X, and adds the values from that P on (all of them when there is no P: then one more step).
+template <int kWindows = kLookbackWindows, bool kRelaxed = kLookbackRelaxed>
 __device__ __forceinline__ float decoupled_lookback(unsigned long long* status, long long tile, Flagged total,
                                                    bool needs_carry, const FixedPoint& fx, int lane) {
   using Ref = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+  constexpr auto kLoad = kRelaxed ? cuda::memory_order_relaxed : cuda::memory_order_acquire;
+  constexpr auto kStore = kRelaxed ? cuda::memory_order_relaxed : cuda::memory_order_release;
   const long long own = fx.to_fixed(total.v);
   const bool own_is_prefix = tile == 0 || total.head;
-  if (lane == 0) Ref(status[tile]).store(StatusWord::pack(own, own_is_prefix ? kStateP : kStateA),
-                                         cuda::memory_order_release);
+  if (lane == 0) Ref(status[tile]).store(StatusWord::pack(own, own_is_prefix ? kStateP : kStateA), kStore);
   long long carry = 0;
   if (needs_carry && tile > 0) {
-    for (long long end = tile;; end -= tc::kWarpSize) {  // predecessors [end − 32, end)
-      const long long i = end - tc::kWarpSize + lane;
-      unsigned long long w = i >= 0 ? Ref(status[i]).load(cuda::memory_order_acquire) : StatusWord::pack(0, kStateP);
-      unsigned prefixes;
-      int newest_p;
-      for (;;) {  // wait until no tile newer than the newest P is still X (older ones are not needed)
-        prefixes = __ballot_sync(tc::kFullMask, StatusWord::state(w) == kStateP);
-        newest_p = prefixes ? 31 - __clz(prefixes) : -1;
-        const unsigned needed = newest_p < 0 ? tc::kFullMask : (newest_p == 31 ? 0u : tc::kFullMask << (newest_p + 1));
-        if ((__ballot_sync(tc::kFullMask, StatusWord::state(w) == kStateX) & needed) == 0) break;
-        __nanosleep(32);
-        if (StatusWord::state(w) == kStateX) w = Ref(status[i]).load(cuda::memory_order_acquire);
+    for (long long end = tile;; end -= kWindows * tc::kWarpSize) {
+      unsigned long long w[kWindows];
+#pragma unroll
+      for (int j = 0; j < kWindows; ++j) {
+        const long long i = end - (j + 1) * tc::kWarpSize + lane;
+        w[j] = i >= 0 ? Ref(status[i]).load(kLoad) : StatusWord::pack(0, kStateP);
       }
-      if (newest_p < 0) newest_p = 0;
-      long long q = lane >= newest_p ? StatusWord::value(w) : 0;
+      int window_p, newest_p;  // the window and lane of the newest P (window_p = kWindows: none)
+      for (;;) {
+        window_p = kWindows;
+        newest_p = -1;
+        bool blocked = false;  // an X newer than the newest P
+#pragma unroll
+        for (int j = 0; j < kWindows; ++j) {
+          const unsigned p = __ballot_sync(tc::kFullMask, StatusWord::state(w[j]) == kStateP);
+          const unsigned x = __ballot_sync(tc::kFullMask, StatusWord::state(w[j]) == kStateX);
+          if (window_p == kWindows) {
+            const int np = p ? 31 - __clz(p) : -1;
+            const unsigned newer = np < 0 ? tc::kFullMask : (np == 31 ? 0u : tc::kFullMask << (np + 1));
+            blocked = blocked || (x & newer) != 0;
+            if (p) {
+              window_p = j;
+              newest_p = np;
+            }
+          }
+        }
+        if (!blocked) break;
+        __nanosleep(32);
+#pragma unroll
+        for (int j = 0; j < kWindows; ++j) {
+          const long long i = end - (j + 1) * tc::kWarpSize + lane;
+          if (StatusWord::state(w[j]) == kStateX) w[j] = Ref(status[i]).load(kLoad);
+        }
+      }
+      long long q = 0;
+#pragma unroll
+      for (int j = 0; j < kWindows; ++j)
+        if (j < window_p || (j == window_p && lane >= newest_p)) q += StatusWord::value(w[j]);
 #pragma unroll
       for (int d = tc::kWarpSize / 2; d > 0; d /= 2) q += __shfl_xor_sync(tc::kFullMask, q, d);
       carry += q;
-      if (prefixes) break;
+      if (window_p < kWindows) break;
     }
-    if (lane == 0 && !own_is_prefix)
-      Ref(status[tile]).store(StatusWord::pack(carry + own, kStateP), cuda::memory_order_release);
+    if (lane == 0 && !own_is_prefix) Ref(status[tile]).store(StatusWord::pack(carry + own, kStateP), kStore);
   }
   return fx.to_float(carry);
 }
