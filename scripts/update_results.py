@@ -81,7 +81,9 @@ def run_chapters(src):
             for line in f:
                 if line.startswith("chapters:"):
                     names = line.split(":", 1)[1].split("steps:")[0].split()
-                    return "all" if len(names) >= 5 else " ".join(names)
+                    chapters = sorted(d for d in os.listdir(ROOT) if re.match(r"\d\d_", d)
+                                      and os.path.isfile(os.path.join(ROOT, d, "CMakeLists.txt")))
+                    return "all" if set(chapters) <= set(names) else " ".join(names)
     return "unknown"
 
 
