@@ -4,8 +4,18 @@
 # and Thrust), runs n = 2^31 + 17 and writes 05_summary.txt (the goals per operation).
 if [ -x "$BUILD/bin/05_block_grid" ]; then
   X05="$BUILD/bin/05_block_grid"
-  step "05 every operation, n=2^28, segments 2^14 … 2^28 (verified)" "$LOG" sh -c \
-    "'$X05' --n 2^28 --segment-size 2^14,2^16,2^20,2^24,2^28 --repeat 10 --csv '$RES/device_reduce_scan.csv' > '$RES/device_reduce_scan_output.txt'"
+  step "05 every operation, n=2^28, segments 2^14, 2^16, 2^20, 2^28 (verified)" "$LOG" sh -c \
+    "'$X05' --n 2^28 --segment-size 2^14,2^16,2^20,2^28 --repeat 10 --csv '$RES/device_reduce_scan.csv' > '$RES/device_reduce_scan_output.txt'"
+  # The profile behind the scan's distance from the copy: the single-pass scan's launches (fp32
+  # and fp16 outputs) and CUB's DeviceScan next to them, one profiled launch each: DRAM
+  # throughput, occupancy and where the warps stall (ncu_05_scan.ncu.txt).
+  if command -v ncu >/dev/null; then
+    step "05 ncu scan (look-back and CUB)" "$LOG" \
+      ncu --clock-control none --section SpeedOfLight --section Occupancy --section WarpStateStats \
+      --section MemoryWorkloadAnalysis -k 'regex:lookback_scan|DeviceScanKernel' --launch-count 4 \
+      --log-file "$RES/ncu_05_scan.ncu.txt" \
+      "$X05" --n 2^28 --op scan --algo grid_lookback --no-verify --repeat 1 --warmup 0
+  fi
   step "05 sweep (Fig. 13/14)" "$LOG" sh -c \
     "'$X05' --sweep --no-verify --repeat 10 --csv '$RES/block_grid_sweep.csv' > '$RES/block_grid_sweep_output.txt'"
   # TCU_BENCH_LARGE=0 leaves this step out (about 4 minutes, mostly the FP64 checks on the host;
