@@ -303,6 +303,10 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
     switch (v->id) {
       case VariantId::naive_fp32: work = f32(gemm_naive_fp32); break;
       case VariantId::tiled_fp32: work = f32(gemm_tiled_fp32); break;
+      case VariantId::blocktile_1d_fp32: work = f32(gemm_blocktile_1d_fp32); break;
+      case VariantId::blocktile_2d_fp32: work = f32(gemm_blocktile_2d_fp32); break;
+      case VariantId::vectorized_fp32: work = f32(gemm_vectorized_fp32); break;
+      case VariantId::warptile_fp32: work = f32(gemm_warptile_fp32); break;
       case VariantId::naive_fp16: work = f16(gemm_naive_fp16); break;
       case VariantId::tiled_fp16: work = f16(gemm_tiled_fp16); break;
       case VariantId::warp_shmem_fp16: work = f16(gemm_warp_shmem_fp16); break;
@@ -311,6 +315,9 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
       case VariantId::wmma_shmem: work = f16(gemm_wmma_shmem); break;
       case VariantId::wmma_pipelined: work = f16(gemm_wmma_pipelined); break;
       case VariantId::mma_sync_ldmatrix: work = f16(gemm_mma_sync_ldmatrix); break;
+      case VariantId::cublas_sgemm:
+        work = [&](cudaStream_t) { TCU_CUBLAS_CHECK(cublas_sgemm(cublas.get(), args32)); };
+        break;
       case VariantId::cublas_hgemm:
         if (c16.size() == 0) c16 = DeviceBuffer<__half>(mn);
         work = [&](cudaStream_t) {

@@ -6,6 +6,23 @@ namespace tcu::gemm {
 inline constexpr int kTiledTile = 16;     // steps 3 and 5: the study's TILE_WIDTH
 inline constexpr int kWarpTileWarps = 4;  // steps 6, 7, 8: warps (16×16 tiles) per block
 
+// Steps 3a-3d, the fp32 CUDA-core ladder after step 3. Each thread computes several outputs
+// from registers (kTM rows × kTN columns), so every value it reads from shared memory feeds
+// several FMAs.
+struct Blocktile1dConfig {  // step 3a: 64×64 block tile, a column of 8 outputs per thread
+  static constexpr int kBM = 64, kBN = 64, kBK = 8, kTM = 8;
+};
+struct Blocktile2dConfig {  // steps 3b and 3c: 128×128 block tile, 8×8 outputs per thread
+  static constexpr int kBM = 128, kBN = 128, kBK = 8, kTM = 8, kTN = 8;
+};
+// Step 3d: 128×128 block tile of 8 warps (2 × 4), 64×32 per warp. A warp covers its tile in
+// kWMIter × kWNIter sub-tiles of (8 lanes · 4) × (4 lanes · 4): a lane holds 4×4 outputs of
+// each sub-tile, 64 in all, and reads them from shared memory as float4s.
+struct WarptileConfig {
+  static constexpr int kBM = 128, kBN = 128, kBK = 8, kWM = 64, kWN = 32, kWMIter = 2, kWNIter = 2, kTM = 4,
+                       kTN = 4;
+};
+
 struct WmmaShmemConfig {  // step 9: 64×64 block tile, 4 warps of 32×32, k-tile 32
   static constexpr int kBM = 64, kBN = 64, kBK = 32, kWM = 32, kWN = 32;
 };

@@ -15,6 +15,14 @@ const std::vector<VariantInfo>& all_variants() {
        7, "one thread per output, fp32"},
       {VariantId::tiled_fp32, "tiled_fp32", "kernels/03_tiled_fp32.cuh", Unit::cuda_cores, false, A::fp32_sequential,
        7, "16x16 shared-memory tiles, fp32"},
+      {VariantId::blocktile_1d_fp32, "blocktile_1d_fp32", "kernels/03a_blocktile_1d_fp32.cuh", Unit::cuda_cores,
+       false, A::fp32_sequential, 7, "64x64 tiles, 8 outputs (a column) per thread, fp32"},
+      {VariantId::blocktile_2d_fp32, "blocktile_2d_fp32", "kernels/03b_blocktile_2d_fp32.cuh", Unit::cuda_cores,
+       false, A::fp32_sequential, 7, "128x128 tiles, 8x8 outputs per thread (outer products), fp32"},
+      {VariantId::vectorized_fp32, "vectorized_fp32", "kernels/03c_vectorized_fp32.cuh", Unit::cuda_cores, false,
+       A::fp32_sequential, 7, "as 3b with float4 loads/stores, A transposed in shared memory"},
+      {VariantId::warptile_fp32, "warptile_fp32", "kernels/03d_warptile_fp32.cuh", Unit::cuda_cores, false,
+       A::fp32_sequential, 7, "64x32 warp tiles of 4x4 lane squares, double-buffered k-tiles"},
       {VariantId::naive_fp16, "naive_fp16", "kernels/04_naive_fp16.cuh", Unit::cuda_cores, true, A::fp16_chunks, 7,
        "one thread per output, fp16 math"},
       {VariantId::tiled_fp16, "tiled_fp16", "kernels/05_tiled_fp16.cuh", Unit::cuda_cores, true, A::fp16_chunks, 7,
@@ -35,6 +43,8 @@ const std::vector<VariantInfo>& all_variants() {
        "cublasGemmEx fp16 in, fp32 compute and out"},
       {VariantId::cublas_hgemm, "cublas_hgemm", "gemm_cublas.cu", Unit::cublas, true, A::cublas_fp16, 7,
        "cublasHgemm fp16 in, compute and out"},
+      {VariantId::cublas_sgemm, "cublas_sgemm", "gemm_cublas.cu", Unit::cublas, false, A::cublas_fp32, 7,
+       "cublasSgemm fp32 in, compute and out (the CUDA-core steps' line)"},
   };
   return v;
 }

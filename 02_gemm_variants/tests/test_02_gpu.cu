@@ -1,6 +1,7 @@
-// Chapter 02, GPU tests: every GPU step and both cuBLAS calls against the FP64 reference at
-// odd and prime sizes (1, 7, 17, 33×79×19, multi-block aligned and unaligned, padded leading
-// dimensions, 1000, 1024), random and integer inputs (integers bit-exact), poisoned outputs.
+// Chapter 02, GPU tests: every GPU step and the three cuBLAS calls against the FP64 reference
+// at odd and prime sizes (1, 7, 17, 33×79×19, multi-block aligned and unaligned, padded leading
+// dimensions, misaligned base pointers, 1000, 1024), random and integer inputs (integers
+// bit-exact), poisoned outputs.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -38,6 +39,10 @@ struct GpuStep {
 const GpuStep kSteps[] = {
     {"naive_fp32", nullptr, gm::gemm_naive_fp32},
     {"tiled_fp32", nullptr, gm::gemm_tiled_fp32},
+    {"blocktile_1d_fp32", nullptr, gm::gemm_blocktile_1d_fp32},
+    {"blocktile_2d_fp32", nullptr, gm::gemm_blocktile_2d_fp32},
+    {"vectorized_fp32", nullptr, gm::gemm_vectorized_fp32},
+    {"warptile_fp32", nullptr, gm::gemm_warptile_fp32},
     {"naive_fp16", gm::gemm_naive_fp16, nullptr},
     {"tiled_fp16", gm::gemm_tiled_fp16, nullptr},
     {"warp_shmem_fp16", gm::gemm_warp_shmem_fp16, nullptr},
@@ -86,6 +91,31 @@ void check_all_steps(const GemmProblem& p, Dist dist, std::uint64_t seed, std::i
   }
 }
 
+// Every fp32 step (2, 3, 3a-3d) on one problem, with A, B and C at `offset` floats past a
+// 16-byte boundary: an offset of 1 makes every row misaligned, so the float4 steps must take
+// their scalar path even where the leading dimensions are multiples of 4.
+void check_fp32_steps_offset(const GemmProblem& p, Dist dist, std::uint64_t seed, std::int64_t offset) {
+  const gm::testing::HostOperands h = gm::testing::make_operands(p, dist, seed);
+  const std::vector<float> af = gm::testing::to_float(h.a), bf = gm::testing::to_float(h.b);
+  tcu::DeviceBuffer<float> a32(af.size() + offset), b32(bf.size() + offset), c(static_cast<std::size_t>(p.m * p.n + offset));
+  TCU_CUDA_CHECK(cudaMemcpy(a32.data() + offset, af.data(), af.size() * sizeof(float), cudaMemcpyHostToDevice));
+  TCU_CUDA_CHECK(cudaMemcpy(b32.data() + offset, bf.data(), bf.size() * sizeof(float), cudaMemcpyHostToDevice));
+  const gm::GemmArgs<float> g32{p, a32.data() + offset, h.lda, b32.data() + offset, h.ldb, c.data() + offset, p.n};
+  std::vector<float> got(static_cast<std::size_t>(p.m * p.n));
+  for (const GpuStep& s : kSteps) {
+    if (s.f32 == nullptr) continue;
+    tcu::poison_device(c.data(), c.bytes());
+    REQUIRE(s.f32(g32, 0) == cudaSuccess);
+    TCU_CUDA_CHECK(cudaDeviceSynchronize());
+    TCU_CUDA_CHECK(cudaMemcpy(got.data(), c.data() + offset, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    const tcu::VerifyResult r = gm::testing::compare(h, got, p.n, gm::Accumulation::fp32_sequential, dist);
+    INFO(s.name << " " << p.m << "x" << p.n << "x" << p.k << " offset " << offset << ": " << r.summary());
+    CHECK(r.pass);
+    CHECK(r.non_finite == 0);
+    if (gm::integer_valued(dist)) CHECK(r.max_abs_err == 0.0);
+  }
+}
+
 // Both cuBLAS wrappers (the row-major → column-major mapping) against the FP64 reference.
 void check_cublas(const GemmProblem& p, Dist dist, std::uint64_t seed, std::int64_t pad) {
   const gm::testing::HostOperands h = gm::testing::make_operands(p, dist, seed, pad, pad);
@@ -114,6 +144,20 @@ void check_cublas(const GemmProblem& p, Dist dist, std::uint64_t seed, std::int6
   const tcu::VerifyResult rh = gm::testing::compare(h, got16, ldc, gm::Accumulation::cublas_fp16, dist);
   INFO("cublas_hgemm " << where << ": " << rh.summary());
   CHECK(rh.pass);
+  // cublasSgemm on the same values in fp32.
+  const std::vector<float> af = gm::testing::to_float(h.a), bf = gm::testing::to_float(h.b);
+  tcu::DeviceBuffer<float> a32(af.size()), b32(bf.size());
+  a32.copy_from_host(af.data(), af.size());
+  b32.copy_from_host(bf.data(), bf.size());
+  const gm::GemmArgs<float> g32{p, a32.data(), h.lda, b32.data(), h.ldb, c.data(), ldc};
+  tcu::poison_device(c.data(), c.bytes());
+  CHECK(gm::cublas_sgemm(handle, g32) == CUBLAS_STATUS_SUCCESS);
+  c.copy_to_host(got.data(), got.size());
+  const tcu::VerifyResult rs = gm::testing::compare(h, got, ldc, gm::Accumulation::cublas_fp32, dist);
+  INFO("cublas_sgemm " << where << ": " << rs.summary());
+  CHECK(rs.pass);
+  if (gm::integer_valued(dist)) CHECK(rs.max_abs_err == 0.0);
+  if (pad > 0) CHECK(std::isnan(got[p.n]));
   cublasDestroy(handle);
 }
 
@@ -141,6 +185,17 @@ TEST_CASE("every step with padded leading dimensions") {
 
 // Steps 10 and 11 switch to 128×256 tiles once there is one per SM (132 on an H100): 13 × 12
 // tiles here, with edges in M, N and K (K = 200: six whole k-tiles and a partial one).
+// Steps 3a-3d: block tiles of 64 and 128, k-tiles of 8. Sizes that are multiples of none of
+// them, with many k-tiles (the double buffer of step 3d alternates an odd number of times),
+// rows 16-byte aligned (float4 path, K and N multiples of 4) and not (scalar path).
+TEST_CASE("the fp32 steps over many k-tiles: float4 and scalar paths, edge tiles in M, N and K") {
+  check_all_steps({129, 260, 1028}, Dist::integers, 20, 0);  // K, N multiples of 4: float4 path
+  check_all_steps({131, 257, 1031}, Dist::normal, 21, 0);    // every row misaligned: scalar path
+  check_all_steps({200, 300, 77}, Dist::uniform, 22, 4);     // lda = 81 (scalar path), ldb = ldc = 304
+  check_fp32_steps_offset({96, 132, 64}, Dist::integers, 23, 1);   // aligned ld, misaligned base
+  check_fp32_steps_offset({33, 79, 19}, Dist::normal, 24, 2);
+}
+
 TEST_CASE("every step where steps 10 and 11 take their large tiles [large]") {
   check_all_steps({1544, 2824, 200}, Dist::integers, 18, 0);  // 16-byte rows: cp.async
   check_all_steps({1543, 2821, 203}, Dist::normal, 19, 0);    // misaligned rows: scalar copies
@@ -156,7 +211,7 @@ TEST_CASE("every step at 1000 and 1024 [large]") {
 // scripts/device_check.sh skips them (memcheck, synccheck and initcheck still run them):
 // racecheck reports hazards inside cuBLAS's own sm_90 kernels (nvjet_sm90_hss_*, synchronised
 // by mbarriers it does not model), which this chapter cannot act on.
-TEST_CASE("cublas_gemmex and cublas_hgemm wrappers: odd sizes, padded ld, integers exact [cublas]") {
+TEST_CASE("cublas_gemmex, cublas_hgemm and cublas_sgemm wrappers: odd sizes, padded ld, integers exact [cublas]") {
   for (const GemmProblem& p : kSmall)
     for (Dist d : {Dist::uniform, Dist::integers}) check_cublas(p, d, 12, 0);
   check_cublas({257, 129, 131}, Dist::integers, 13, 0);
@@ -171,6 +226,11 @@ TEST_CASE("launchers reject bad arguments without launching") {
   g.lda = 3;  // < K
   for (const GpuStep& s : kSteps)
     if (s.f16) CHECK(s.f16(g, 0) == cudaErrorInvalidValue);
+  tcu::DeviceBuffer<float> a32(16), b32(16);
+  gm::GemmArgs<float> f = gm::packed_args<float>({4, 4, 4}, a32.data(), b32.data(), c.data());
+  f.ldb = 3;  // < N
+  for (const GpuStep& s : kSteps)
+    if (s.f32) CHECK(s.f32(f, 0) == cudaErrorInvalidValue);
   gm::GemmArgs<float> z = gm::packed_args<float>({0, 4, 4}, nullptr, nullptr, c.data());
   CHECK(gm::gemm_naive_fp32(z, 0) == cudaErrorInvalidValue);
   CHECK(cudaGetLastError() == cudaSuccess);

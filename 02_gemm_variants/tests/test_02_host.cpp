@@ -91,13 +91,60 @@ TEST_CASE("tile configurations are consistent") {
   check_pipelined_config<gm::PipelinedSmallConfig>(4);
 }
 
+TEST_CASE("fp32 register-blocking configurations (steps 3a-3d) are consistent") {
+  using B1 = gm::Blocktile1dConfig;
+  CHECK(B1::kBM % B1::kTM == 0);
+  CHECK(B1::kBM * B1::kBK == B1::kBM * B1::kBN / B1::kTM);  // one A element per thread…
+  CHECK(B1::kBK * B1::kBN == B1::kBM * B1::kBN / B1::kTM);  // …and one B element
+  using B2 = gm::Blocktile2dConfig;
+  const int t2 = (B2::kBM / B2::kTM) * (B2::kBN / B2::kTN);
+  CHECK(t2 == 256);
+  CHECK((B2::kBM * B2::kBK / 4) % t2 == 0);  // step 3c: whole float4s per thread
+  CHECK((B2::kBK * B2::kBN / 4) % t2 == 0);
+  CHECK((B2::kBK * (B2::kBM + 4) + B2::kBK * B2::kBN) * 4 <= 48 * 1024);  // static shared memory
+  using W = gm::WarptileConfig;
+  const int warps = (W::kBM / W::kWM) * (W::kBN / W::kWN);
+  CHECK(warps == 8);
+  CHECK((W::kWM / W::kWMIter / W::kTM) * (W::kWN / W::kWNIter / W::kTN) == 32);  // lanes of a sub-tile
+  CHECK(W::kWMIter * W::kTM * W::kWNIter * W::kTN * 32 * warps == W::kBM * W::kBN);  // outputs
+  CHECK((W::kBM * W::kBK / 4) % (warps * 32) == 0);
+  CHECK(2 * (W::kBK * (W::kBM + 4) + W::kBK * W::kBN) * 4 <= 48 * 1024);  // two buffers, static
+}
+
+// The bank of every transposed store into Ast[BK][BM + 4] by one warp (steps 3c, 3d): thread t
+// holds float4 chunk t of A's BM×BK tile (row t / (BK/4), k offset 4·(t % (BK/4))) and writes
+// its four values down column `row`. No two lanes of a store instruction share a bank.
+TEST_CASE("the transposed A stores of steps 3c and 3d are free of bank conflicts") {
+  using B2 = gm::Blocktile2dConfig;
+  const int ld = B2::kBM + 4, chunks_per_row = B2::kBK / 4;
+  for (int warp = 0; warp < 8; ++warp)
+    for (int e = 0; e < 4; ++e) {
+      std::set<int> banks;
+      for (int lane = 0; lane < 32; ++lane) {
+        const int t = warp * 32 + lane, row = t / chunks_per_row, k = (t % chunks_per_row) * 4 + e;
+        banks.insert((k * ld + row) % 32);
+      }
+      CHECK(banks.size() == 32);
+    }
+}
+
 TEST_CASE("registry: ladder order, unique names, cuBLAS last") {
   const auto& v = gm::all_variants();
-  REQUIRE(v.size() == 14);
+  REQUIRE(v.size() == 19);
   CHECK(v.front().name == "cpu_serial");
-  CHECK(v[11].name == "mma_sync_ldmatrix");
-  CHECK(v[12].name == "cublas_gemmex");
-  CHECK(v[13].name == "cublas_hgemm");
+  CHECK(v[3].name == "tiled_fp32");
+  CHECK(v[4].name == "blocktile_1d_fp32");
+  CHECK(v[7].name == "warptile_fp32");
+  CHECK(v[8].name == "naive_fp16");
+  CHECK(v[15].name == "mma_sync_ldmatrix");
+  CHECK(v[16].name == "cublas_gemmex");
+  CHECK(v[17].name == "cublas_hgemm");
+  CHECK(v[18].name == "cublas_sgemm");
+  CHECK_FALSE(gm::find_variant("cublas_sgemm")->fp16_operands);
+  for (const char* name : {"blocktile_1d_fp32", "blocktile_2d_fp32", "vectorized_fp32", "warptile_fp32"}) {
+    CHECK_FALSE(gm::find_variant(name)->fp16_operands);
+    CHECK(gm::find_variant(name)->accumulation == gm::Accumulation::fp32_sequential);
+  }
   std::set<std::string> names;
   for (const auto& x : v) names.insert(x.name);
   CHECK(names.size() == v.size());
