@@ -44,4 +44,10 @@ struct PipelinedSmallConfig {
   static constexpr int kBM = 128, kBN = 128, kBK = 32, kWM = 64, kWN = 64, kStages = 4, kGroupRows = 8;
 };
 
+// Step 12 (sm_90a): one warpgroup per 128×128 tile, 64-wide k-tiles (one 128-byte swizzle row
+// of A), 4 TMA slots of 32 KB; block rows grouped for L2 as in steps 10 and 11.
+struct WgmmaTmaConfig {
+  static constexpr int kBM = 128, kBN = 128, kBK = 64, kStages = 4, kGroupRows = 8;
+};
+
 }  // namespace tcu::gemm

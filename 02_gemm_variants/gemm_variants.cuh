@@ -47,6 +47,13 @@ cudaError_t gemm_mma_sync_ldmatrix(const GemmArgs<__half>& g, cudaStream_t strea
 // Their launchers then return cudaErrorNotSupported. Empty when they can run; else why not.
 std::string sm80_steps_unavailable();
 
+// Hopper (step 12): wgmma from shared memory fed by TMA, built only as sm_90a code and run
+// only on an sm_90 GPU; cudaErrorNotSupported elsewhere. Operands whose rows are not 16-byte
+// aligned (a tensor map's requirement) are multiplied by step 11's kernel instead.
+cudaError_t gemm_wgmma_tma(const GemmArgs<__half>& g, cudaStream_t stream = 0);
+// Empty when step 12 can run here; else why not (GPU, build, driver).
+std::string hopper_steps_unavailable();
+
 // cuBLAS, the reference and the baseline. cuBLAS is column-major: the row-major product
 // C = A·B is the column-major product Cᵀ = Bᵀ·Aᵀ, so B is passed first, with N and M swapped.
 // fp16 in, fp32 compute, fp32 out (CUBLAS_COMPUTE_32F).

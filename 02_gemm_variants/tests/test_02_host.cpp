@@ -111,6 +111,21 @@ TEST_CASE("fp32 register-blocking configurations (steps 3a-3d) are consistent") 
   CHECK(2 * (W::kBK * (W::kBM + 4) + W::kBK * W::kBN) * 4 <= 48 * 1024);  // two buffers, static
 }
 
+TEST_CASE("step 12 configuration: swizzle atoms, boxes and shared memory") {
+  using W = gm::WgmmaTmaConfig;
+  CHECK(W::kBK * 2 == 128);          // a k-tile row of A is exactly one 128-byte swizzle row
+  CHECK(W::kBM % 64 == 0);           // whole m64 wgmma tiles
+  CHECK(W::kBN % 64 == 0);           // whole 64-column B boxes (one swizzle row each)
+  CHECK(W::kBM <= 256);              // TMA box dimensions are at most 256
+  CHECK(W::kBK <= 256);
+  const int stage = (W::kBM * W::kBK + W::kBK * W::kBN) * 2;
+  CHECK(stage % 1024 == 0);          // every slot starts on a swizzle atom
+  CHECK(W::kStages * stage + 1024 <= 227 * 1024);  // + alignment slack: fits an sm_90 block
+  // The descriptor fields hold 14 bits of (bytes >> 4): offsets and addresses below 256 KB.
+  const int leading_bytes = 64 * W::kBK * 2;  // B: one 64-column box
+  CHECK(leading_bytes / 16 < (1 << 14));
+}
+
 // The bank of every transposed store into Ast[BK][BM + 4] by one warp (steps 3c, 3d): thread t
 // holds float4 chunk t of A's BM×BK tile (row t / (BK/4), k offset 4·(t % (BK/4))) and writes
 // its four values down column `row`. No two lanes of a store instruction share a bank.
@@ -130,16 +145,18 @@ TEST_CASE("the transposed A stores of steps 3c and 3d are free of bank conflicts
 
 TEST_CASE("registry: ladder order, unique names, cuBLAS last") {
   const auto& v = gm::all_variants();
-  REQUIRE(v.size() == 19);
+  REQUIRE(v.size() == 20);
   CHECK(v.front().name == "cpu_serial");
   CHECK(v[3].name == "tiled_fp32");
   CHECK(v[4].name == "blocktile_1d_fp32");
   CHECK(v[7].name == "warptile_fp32");
   CHECK(v[8].name == "naive_fp16");
   CHECK(v[15].name == "mma_sync_ldmatrix");
-  CHECK(v[16].name == "cublas_gemmex");
-  CHECK(v[17].name == "cublas_hgemm");
-  CHECK(v[18].name == "cublas_sgemm");
+  CHECK(v[16].name == "wgmma_tma");
+  CHECK(v[16].min_cc_major == 9);
+  CHECK(v[17].name == "cublas_gemmex");
+  CHECK(v[18].name == "cublas_hgemm");
+  CHECK(v[19].name == "cublas_sgemm");
   CHECK_FALSE(gm::find_variant("cublas_sgemm")->fp16_operands);
   for (const char* name : {"blocktile_1d_fp32", "blocktile_2d_fp32", "vectorized_fp32", "warptile_fp32"}) {
     CHECK_FALSE(gm::find_variant(name)->fp16_operands);
