@@ -156,7 +156,7 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
   TCU_CUDA_CHECK(cudaGetDevice(&device));
   TCU_CUDA_CHECK(cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, device));
   const std::string sm80_missing = sm80_steps_unavailable();  // empty: steps 10 and 11 run here
-  const std::string sm90a_missing = hopper_steps_unavailable();  // empty: step 12 runs here
+  const std::string sm90a_missing = hopper_steps_unavailable();  // empty: steps 12 and 13 run here
 
   // Operands: fp16 on the device (generated in place), fp32 copies of the same values.
   DeviceBuffer<__half> a16(m * k), b16(k * n);
@@ -319,6 +319,7 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
       case VariantId::wmma_pipelined: work = f16(gemm_wmma_pipelined); break;
       case VariantId::mma_sync_ldmatrix: work = f16(gemm_mma_sync_ldmatrix); break;
       case VariantId::wgmma_tma: work = f16(gemm_wgmma_tma); break;
+      case VariantId::wgmma_ws: work = f16(gemm_wgmma_ws); break;
       case VariantId::cublas_sgemm:
         work = [&](cudaStream_t) { TCU_CUBLAS_CHECK(cublas_sgemm(cublas.get(), args32)); };
         break;

@@ -50,4 +50,14 @@ struct WgmmaTmaConfig {
   static constexpr int kBM = 128, kBN = 128, kBK = 64, kStages = 4, kGroupRows = 8;
 };
 
+// Step 13 (sm_90a): warp-specialised, 128×256 tiles. A producer warpgroup (one thread issues
+// the TMA copies) and two consumer warpgroups of 64×256 each; 4 slots of 48 KB (192 KB of the
+// 227 KB a block may have). Registers: the block is capped at 168 per thread at launch (384
+// threads, one block per SM); the producer drops to kProducerRegs, the consumers rise to
+// kConsumerRegs: 128·40 + 256·232 = 64512 ≤ 65536 registers of an SM.
+struct WgmmaWsConfig {
+  static constexpr int kBM = 128, kBN = 256, kBK = 64, kStages = 4, kGroupRows = 8;
+  static constexpr int kConsumers = 2, kProducerRegs = 40, kConsumerRegs = 232;
+};
+
 }  // namespace tcu::gemm

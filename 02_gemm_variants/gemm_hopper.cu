@@ -1,7 +1,8 @@
-// The launcher of step 12 (wgmma + TMA): its own translation unit, because its kernel exists
-// only as sm_90a code. CMake compiles this file for sm_90a alone (TCU_GEMM_SM90A, see
-// CMakeLists.txt) and defines TCU_GEMM_HOPPER_KERNELS; without it the file still builds, for
-// every architecture, and the step reports why it cannot run.
+// The launchers of steps 12 (wgmma + TMA) and 13 (warp-specialised wgmma): their own
+// translation unit, because their kernels exist only as sm_90a code. CMake compiles this file
+// for sm_90a alone (TCU_GEMM_SM90A, see CMakeLists.txt) and defines TCU_GEMM_HOPPER_KERNELS;
+// without it the file still builds, for every architecture, and the steps report why they
+// cannot run.
 //
 // The TMA copies need tensor maps (CUtensorMap), encoded on the host by the driver function
 // cuTensorMapEncodeTiled. It is fetched through the runtime (cudaGetDriverEntryPoint…), so
@@ -14,6 +15,7 @@
 #include "02_gemm_variants/gemm_configs.hpp"
 #include "02_gemm_variants/gemm_variants.cuh"
 #include "02_gemm_variants/kernels/12_wgmma_tma.cuh"
+#include "02_gemm_variants/kernels/13_wgmma_ws.cuh"
 
 namespace tcu::gemm {
 namespace {
@@ -25,6 +27,12 @@ using S = WgmmaTmaShape<C::kBM, C::kBN, C::kBK, C::kStages>;
 const void* wgmma_kernel() {
   return reinterpret_cast<const void*>(gemm_wgmma_tma_kernel<C::kBM, C::kBN, C::kBK, C::kStages, C::kGroupRows>);
 }
+
+using CW = WgmmaWsConfig;
+using SW = WgmmaWsShape<CW::kBM, CW::kBN, CW::kBK, CW::kStages, CW::kConsumers>;
+constexpr auto ws_kernel = gemm_wgmma_ws_kernel<CW::kBM, CW::kBN, CW::kBK, CW::kStages, CW::kGroupRows,
+                                                CW::kConsumers, CW::kProducerRegs, CW::kConsumerRegs>;
+static_assert(SW::kSmemBytes + SW::kBarrierBytes <= 227 * 1024, "step 13's slots must fit an sm_90 block");
 
 PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
@@ -76,10 +84,12 @@ std::string hopper_steps_unavailable() {
   if (major != 9 || minor != 0)
     return "needs an sm_90 GPU (Hopper: wgmma and TMA are sm_90a instructions); this GPU is sm_" +
            std::to_string(major * 10 + minor);
-  cudaFuncAttributes attr{};
-  if (const cudaError_t e = cudaFuncGetAttributes(&attr, wgmma_kernel()); e != cudaSuccess) {
-    cudaGetLastError();
-    return std::string("no sm_90a kernel image for this GPU (") + cudaGetErrorString(e) + ")";
+  for (const void* kernel : {wgmma_kernel(), reinterpret_cast<const void*>(ws_kernel)}) {
+    cudaFuncAttributes attr{};
+    if (const cudaError_t e = cudaFuncGetAttributes(&attr, kernel); e != cudaSuccess) {
+      cudaGetLastError();
+      return std::string("no sm_90a kernel image for this GPU (") + cudaGetErrorString(e) + ")";
+    }
   }
   if (tensor_map_encoder() == nullptr) return "the driver has no cuTensorMapEncodeTiled (CUDA 12.0 or newer needed)";
   return "";
@@ -109,6 +119,31 @@ cudaError_t gemm_wgmma_tma(const GemmArgs<__half>& g, cudaStream_t stream) {
   const dim3 grid(static_cast<unsigned>(ceil_div(g.p.n, C::kBN)), static_cast<unsigned>(ceil_div(g.p.m, C::kBM)));
   const bool c8 = g.ldc % 2 == 0 && reinterpret_cast<std::uintptr_t>(g.c) % 8 == 0;  // float2 stores
   kernel<<<grid, S::kThreads, S::kSmemBytes, stream>>>(map_a, map_b, g, c8);
+  return cudaGetLastError();
+#else
+  (void)stream;
+  return cudaErrorNotSupported;
+#endif
+}
+
+// Step 13: the same checks, maps and hand-over as step 12; 128×256 tiles, 384 threads.
+cudaError_t gemm_wgmma_ws(const GemmArgs<__half>& g, cudaStream_t stream) {
+  if (args_problem(g) != nullptr) return cudaErrorInvalidValue;
+#if TCU_GEMM_HOPPER_KERNELS
+  if (ceil_div(g.p.m, CW::kBM) > 65535) return cudaErrorInvalidValue;
+  if (!hopper_steps_unavailable().empty()) return cudaErrorNotSupported;
+  if (!rows_allow_16B_copies(g.a, g.lda, 2) || !rows_allow_16B_copies(g.b, g.ldb, 2))
+    return gemm_mma_sync_ldmatrix(g, stream);
+  CUtensorMap map_a{}, map_b{};
+  if (cudaError_t e = encode_map(&map_a, g.a, g.p.m, g.p.k, g.lda, CW::kBM, CW::kBK); e != cudaSuccess) return e;
+  if (cudaError_t e = encode_map(&map_b, g.b, g.p.k, g.p.n, g.ldb, CW::kBK, SW::kBBoxCols); e != cudaSuccess)
+    return e;
+  if (cudaError_t e = cudaFuncSetAttribute(ws_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SW::kSmemBytes);
+      e != cudaSuccess)
+    return e;
+  const dim3 grid(static_cast<unsigned>(ceil_div(g.p.n, CW::kBN)), static_cast<unsigned>(ceil_div(g.p.m, CW::kBM)));
+  const bool c8 = g.ldc % 2 == 0 && reinterpret_cast<std::uintptr_t>(g.c) % 8 == 0;  // float2 stores
+  ws_kernel<<<grid, SW::kThreads, SW::kSmemBytes, stream>>>(map_a, map_b, g, c8);
   return cudaGetLastError();
 #else
   (void)stream;

@@ -41,6 +41,8 @@ const std::vector<VariantInfo>& all_variants() {
        A::tensor_fp32, 8, "PTX mma.sync.m16n8k16 + ldmatrix, as step 10"},
       {VariantId::wgmma_tma, "wgmma_tma", "kernels/12_wgmma_tma.cuh", Unit::tensor_cores, true, A::tensor_fp32, 9,
        "Hopper: wgmma m64n128k16 from TMA-filled shared memory, mbarriers"},
+      {VariantId::wgmma_ws, "wgmma_ws", "kernels/13_wgmma_ws.cuh", Unit::tensor_cores, true, A::tensor_fp32, 9,
+       "Hopper, warp-specialised: TMA producer + 2 consumer warpgroups, 128x256 tiles, m64n256k16"},
       {VariantId::cublas_gemmex, "cublas_gemmex", "gemm_cublas.cu", Unit::cublas, true, A::cublas_fp32, 7,
        "cublasGemmEx fp16 in, fp32 compute and out"},
       {VariantId::cublas_hgemm, "cublas_hgemm", "gemm_cublas.cu", Unit::cublas, true, A::cublas_fp16, 7,

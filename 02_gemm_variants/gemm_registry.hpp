@@ -14,14 +14,14 @@ namespace tcu::gemm {
 enum class VariantId {
   cpu_serial, cpu_openmp, naive_fp32, tiled_fp32, blocktile_1d_fp32, blocktile_2d_fp32, vectorized_fp32,
   warptile_fp32, naive_fp16, tiled_fp16, warp_shmem_fp16, warp_shuffle_fp16, wmma_naive, wmma_shmem,
-  wmma_pipelined, mma_sync_ldmatrix, wgmma_tma, cublas_gemmex, cublas_hgemm, cublas_sgemm
+  wmma_pipelined, mma_sync_ldmatrix, wgmma_tma, wgmma_ws, cublas_gemmex, cublas_hgemm, cublas_sgemm
 };
 
 // How the products are summed: what the error bound is derived from.
 enum class Accumulation {
   fp32_sequential,  // one fp32 FMA after another (CPU, steps 2-3d): depth K in fp32
   fp16_chunks,      // 16 products summed in fp16, the chunk sums in fp32 (steps 4-7)
-  tensor_fp32,      // tensor-core k16 steps into fp32 accumulators, in k order (steps 8-12)
+  tensor_fp32,      // tensor-core k16 steps into fp32 accumulators, in k order (steps 8-13)
   cublas_fp32,      // cublasGemmEx (CUBLAS_COMPUTE_32F), cublasSgemm: order unknown (split-K?) → depth K
   cublas_fp16,      // cublasHgemm: everything in fp16, fp16 output → depth K in fp16
 };
@@ -39,7 +39,7 @@ struct VariantInfo {
   std::string summary;  // one line for --help and the README
 };
 
-// Ladder order (steps 0-3, 3a-3d, 4-12), then cublas_gemmex, cublas_hgemm, cublas_sgemm.
+// Ladder order (steps 0-3, 3a-3d, 4-13), then cublas_gemmex, cublas_hgemm, cublas_sgemm.
 const std::vector<VariantInfo>& all_variants();
 const VariantInfo* find_variant(const std::string& name);
 std::vector<std::string> variant_names();

@@ -47,11 +47,14 @@ cudaError_t gemm_mma_sync_ldmatrix(const GemmArgs<__half>& g, cudaStream_t strea
 // Their launchers then return cudaErrorNotSupported. Empty when they can run; else why not.
 std::string sm80_steps_unavailable();
 
-// Hopper (step 12): wgmma from shared memory fed by TMA, built only as sm_90a code and run
-// only on an sm_90 GPU; cudaErrorNotSupported elsewhere. Operands whose rows are not 16-byte
-// aligned (a tensor map's requirement) are multiplied by step 11's kernel instead.
+// Hopper (steps 12 and 13): wgmma from shared memory fed by TMA, built only as sm_90a code
+// and run only on an sm_90 GPU; cudaErrorNotSupported elsewhere. Operands whose rows are not
+// 16-byte aligned (a tensor map's requirement) are multiplied by step 11's kernel instead.
 cudaError_t gemm_wgmma_tma(const GemmArgs<__half>& g, cudaStream_t stream = 0);
-// Empty when step 12 can run here; else why not (GPU, build, driver).
+// Step 13: warp-specialised (a TMA producer warpgroup, two wgmma consumer warpgroups),
+// 128×256 tiles, m64n256k16.
+cudaError_t gemm_wgmma_ws(const GemmArgs<__half>& g, cudaStream_t stream = 0);
+// Empty when steps 12 and 13 can run here; else why not (GPU, build, driver).
 std::string hopper_steps_unavailable();
 
 // cuBLAS, the reference and the baseline. cuBLAS is column-major: the row-major product

@@ -1,6 +1,7 @@
 #pragma once
-// The Hopper instructions of step 12 as small device functions: TMA tile copies, the
-// mbarriers they complete, and warpgroup MMAs (wgmma) with their shared-memory descriptors.
+// The Hopper instructions of steps 12 and 13 as small device functions: TMA tile copies, the
+// mbarriers they complete, warpgroup MMAs (wgmma) with their shared-memory descriptors, and
+// the register reallocation between warpgroups (setmaxnreg) of step 13.
 // Every body exists only in the sm_90a pass (__CUDA_ARCH_FEAT_SM90_ALL): wgmma is not part of
 // compute_90 PTX, so a plain sm_90 build, or any other architecture, compiles them to a trap.
 // The launcher never starts them there (gemm_hopper.cu checks the kernel image first).
@@ -14,6 +15,8 @@
 //   wgmma            wgmma.mma_async: 128 threads (a warpgroup) issue one m64nNk16 MMA whose
 //                    A and B are read by the tensor cores straight from shared memory through
 //                    64-bit descriptors; fence / commit_group / wait_group order it
+//   setmaxnreg       a warpgroup gives registers back to the block's pool (.dec) or takes
+//                    them from it (.inc); all four warps of the warpgroup execute it
 #include <cstdint>
 
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -53,6 +56,20 @@ __device__ __forceinline__ void mbarrier_arrive_expect_tx(std::uint64_t* bar, st
                : "memory");
 #else
   (void)bar; (void)bytes;
+#endif
+}
+
+// One arrival, no transaction bytes (step 13's consumers: "this slot may be refilled").
+__device__ __forceinline__ void mbarrier_arrive(std::uint64_t* bar) {
+#if TCU_SM90A_BODY
+  asm volatile(
+      "{\n"
+      ".reg .b64 state;\n"
+      "mbarrier.arrive.shared::cta.b64 state, [%0];\n"
+      "}\n" ::"r"(smem_addr(bar))
+      : "memory");
+#else
+  (void)bar;
 #endif
 }
 
@@ -159,6 +176,67 @@ __device__ __forceinline__ void wgmma_m64n128k16_f16_f32(float (&d)[64], std::ui
       : "l"(desc_a), "l"(desc_b), "r"(1));
 #else
   (void)d; (void)desc_a; (void)desc_b;
+#endif
+}
+
+// d += A·B for one m64n256k16 tile (step 13): the same operands, modes and layout as
+// m64n128k16 above, twice as wide. d holds this thread's 128 of the 64×256 fp32 results:
+// d[4j + 2h + e] = D[16w + lane/4 + 8h][8j + 2(lane%4) + e] for the 32 n8 blocks j.
+//
+// 128 accumulator operands are too many to write out and check by eye, so the preprocessor
+// writes them. The operand numbers in the template must be literal text: "%0" … "%9" are
+// spelled out, TCU_WGMMA_OPS10(t) spells "%t0" … "%t9" for the tens t = 1 … 11, and "%120" …
+// "%127" are spelled out again; TCU_WGMMA_D8(i) binds d[i] … d[i+7], in the same order.
+// After the accumulators come desc_a (%128), desc_b (%129) and the scale-d flag (%130).
+#define TCU_WGMMA_OPS10(t) \
+  "%" #t "0, %" #t "1, %" #t "2, %" #t "3, %" #t "4, %" #t "5, %" #t "6, %" #t "7, %" #t "8, %" #t "9, "
+#define TCU_WGMMA_D8(i)                                                                                   \
+  "+f"(d[(i) + 0]), "+f"(d[(i) + 1]), "+f"(d[(i) + 2]), "+f"(d[(i) + 3]), "+f"(d[(i) + 4]), "+f"(d[(i) + 5]), \
+      "+f"(d[(i) + 6]), "+f"(d[(i) + 7])
+#define TCU_WGMMA_D32(i) TCU_WGMMA_D8((i) + 0), TCU_WGMMA_D8((i) + 8), TCU_WGMMA_D8((i) + 16), TCU_WGMMA_D8((i) + 24)
+__device__ __forceinline__ void wgmma_m64n256k16_f16_f32(float (&d)[128], std::uint64_t desc_a,
+                                                         std::uint64_t desc_b) {
+#if TCU_SM90A_BODY
+  asm volatile(
+      "{\n"
+      ".reg .pred accumulate;\n"
+      "setp.ne.b32 accumulate, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, " TCU_WGMMA_OPS10(1) TCU_WGMMA_OPS10(2) TCU_WGMMA_OPS10(3)
+          TCU_WGMMA_OPS10(4) TCU_WGMMA_OPS10(5) TCU_WGMMA_OPS10(6) TCU_WGMMA_OPS10(7) TCU_WGMMA_OPS10(8)
+              TCU_WGMMA_OPS10(9) TCU_WGMMA_OPS10(10) TCU_WGMMA_OPS10(11)
+      "%120, %121, %122, %123, %124, %125, %126, %127}, "
+      "%128, %129, accumulate, 1, 1, 0, 1;\n"  // D += A·B; scale-a = scale-b = 1; trans-a = 0, trans-b = 1
+      "}\n"
+      : TCU_WGMMA_D32(0), TCU_WGMMA_D32(32), TCU_WGMMA_D32(64), TCU_WGMMA_D32(96)
+      : "l"(desc_a), "l"(desc_b), "r"(1));
+#else
+  (void)d; (void)desc_a; (void)desc_b;
+#endif
+}
+#undef TCU_WGMMA_D32
+#undef TCU_WGMMA_D8
+#undef TCU_WGMMA_OPS10
+
+// ---- setmaxnreg --------------------------------------------------------------------------
+
+// Step 13's warpgroups have unequal needs: the producer holds a few addresses, a consumer 128
+// accumulators. The block starts with the same count per thread (its cap at launch, set by
+// __launch_bounds__(384, 1)); the producer gives registers back, the consumers take them.
+// kRegs: a multiple of 8 in 24 … 256; executed by every thread of the warpgroup.
+template <int kRegs>
+__device__ __forceinline__ void setmaxnreg_dec() {
+  static_assert(kRegs % 8 == 0 && kRegs >= 24 && kRegs <= 256, "setmaxnreg takes multiples of 8 in 24..256");
+#if TCU_SM90A_BODY
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegs));
+#endif
+}
+
+template <int kRegs>
+__device__ __forceinline__ void setmaxnreg_inc() {
+  static_assert(kRegs % 8 == 0 && kRegs >= 24 && kRegs <= 256, "setmaxnreg takes multiples of 8 in 24..256");
+#if TCU_SM90A_BODY
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs));
 #endif
 }
 

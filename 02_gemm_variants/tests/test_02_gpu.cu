@@ -1,7 +1,7 @@
 // Chapter 02, GPU tests: every GPU step and the three cuBLAS calls against the FP64 reference
 // at odd and prime sizes (1, 7, 17, 33×79×19, multi-block aligned and unaligned, padded leading
 // dimensions, misaligned base pointers, 1000, 1024), random and integer inputs (integers
-// bit-exact), poisoned outputs.
+// bit-exact), poisoned outputs; the Hopper steps 12 and 13 also on their TMA paths.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -53,6 +53,7 @@ const GpuStep kSteps[] = {
     {"wmma_pipelined", gm::gemm_wmma_pipelined, nullptr},
     {"mma_sync_ldmatrix", gm::gemm_mma_sync_ldmatrix, nullptr},
     {"wgmma_tma", gm::gemm_wgmma_tma, nullptr},
+    {"wgmma_ws", gm::gemm_wgmma_ws, nullptr},
 };
 
 // Why a step cannot run on this GPU with this build; empty when it can.
@@ -206,16 +207,18 @@ TEST_CASE("the fp32 steps over many k-tiles: float4 and scalar paths, edge tiles
   check_fp32_steps_offset({33, 79, 19}, Dist::normal, 24, 2);
 }
 
-// Step 12 takes the TMA path only where rows are 16-byte aligned (K and N multiples of 8 when
-// packed); elsewhere it hands over to step 11, which the cases above already cover. These
-// sizes keep it on the TMA path with partial tiles everywhere: M odd, N and K not multiples of
-// the 128×128 tile or the 64-wide k-tile (the TMA zero-fills the rest of each box), one k-tile
-// and many, and a padded leading dimension.
+// Steps 12 and 13 take the TMA path only where rows are 16-byte aligned (K and N multiples of
+// 8 when packed; with a pad, K + pad and N + pad too); elsewhere they hand over to step 11,
+// which the cases above already cover. The sizes below keep them on the TMA path with partial
+// tiles everywhere: M odd, N and K not multiples of the block tile or the 64-wide k-tile (the
+// TMA zero-fills the rest of each box), one k-tile and many, and a padded leading dimension.
+// tma_path = false: operands meant for the hand-over (checked to be misaligned), same checks.
 namespace {
-void check_wgmma_tma(const GemmProblem& p, Dist dist, std::uint64_t seed, std::int64_t pad) {
-  const gm::VariantInfo& v = *gm::find_variant("wgmma_tma");
+void check_hopper_step(const char* name, Launch16 launch, const GemmProblem& p, Dist dist, std::uint64_t seed,
+                       std::int64_t pad, bool tma_path = true) {
+  const gm::VariantInfo& v = *gm::find_variant(name);
   if (const std::string why = unavailable(v); !why.empty()) {
-    MESSAGE("wgmma_tma not run: " << why);
+    MESSAGE(name << " not run: " << why);
     return;
   }
   const gm::testing::HostOperands h = gm::testing::make_operands(p, dist, seed, pad, pad);
@@ -225,20 +228,26 @@ void check_wgmma_tma(const GemmProblem& p, Dist dist, std::uint64_t seed, std::i
   b16.copy_from_host(h.b.data(), h.b.size());
   tcu::DeviceBuffer<float> c(static_cast<std::size_t>(p.m * ldc));
   const gm::GemmArgs<__half> g16{p, a16.data(), h.lda, b16.data(), h.ldb, c.data(), ldc};
-  REQUIRE(gm::rows_allow_16B_copies(g16.a, g16.lda, 2));  // the TMA path, not the hand-over
-  REQUIRE(gm::rows_allow_16B_copies(g16.b, g16.ldb, 2));
+  const bool aligned = gm::rows_allow_16B_copies(g16.a, g16.lda, 2) && gm::rows_allow_16B_copies(g16.b, g16.ldb, 2);
+  REQUIRE(aligned == tma_path);  // the TMA path, or the hand-over, as the case says
   std::vector<float> got(c.size());
   tcu::poison_device(c.data(), c.bytes());
-  REQUIRE(gm::gemm_wgmma_tma(g16, 0) == cudaSuccess);
+  REQUIRE(launch(g16, 0) == cudaSuccess);
   TCU_CUDA_CHECK(cudaDeviceSynchronize());
   c.copy_to_host(got.data(), got.size());
   const tcu::VerifyResult r = gm::testing::compare(h, got, ldc, v.accumulation, dist);
-  INFO("wgmma_tma " << p.m << "x" << p.n << "x" << p.k << " " << tcu::dist_name(dist) << " pad " << pad << ": "
-                    << r.summary());
+  INFO(name << " " << p.m << "x" << p.n << "x" << p.k << " " << tcu::dist_name(dist) << " pad " << pad << ": "
+            << r.summary());
   CHECK(r.pass);
   CHECK(r.non_finite == 0);
   if (gm::integer_valued(dist)) CHECK(r.max_abs_err == 0.0);
   if (pad > 0) CHECK(std::isnan(got[p.n]));
+}
+void check_wgmma_tma(const GemmProblem& p, Dist dist, std::uint64_t seed, std::int64_t pad) {
+  check_hopper_step("wgmma_tma", gm::gemm_wgmma_tma, p, dist, seed, pad);
+}
+void check_wgmma_ws(const GemmProblem& p, Dist dist, std::uint64_t seed, std::int64_t pad, bool tma_path = true) {
+  check_hopper_step("wgmma_ws", gm::gemm_wgmma_ws, p, dist, seed, pad, tma_path);
 }
 }  // namespace
 
@@ -251,8 +260,50 @@ TEST_CASE("wgmma_tma on its TMA path: partial tiles in M, N and K, one and many 
     check_wgmma_tma({128, 128, 64}, d, 34, 0);   // exactly one tile and one k-tile
     check_wgmma_tma({129, 136, 72}, d, 35, 0);   // one past in every dimension
     check_wgmma_tma({257, 392, 648}, d, 36, 0);  // 11 k-tiles: every slot refilled, phases flip
-    check_wgmma_tma({100, 200, 300}, d, 37, 4);  // lda = 304, ldb = ldc = 204: padded, aligned
+    check_wgmma_tma({100, 204, 300}, d, 37, 4);  // lda = 304, ldb = ldc = 208: padded, aligned
   }
+}
+
+// Step 13: 128×256 tiles, two consumer warpgroups of 64 rows, four 64-column B boxes a slot.
+TEST_CASE("wgmma_ws on its TMA path: partial tiles in M, N and K, one and many k-tiles, padded ld") {
+  for (Dist d : {Dist::integers, Dist::normal}) {
+    check_wgmma_ws({1, 8, 8}, d, 40, 0);
+    check_wgmma_ws({7, 8, 16}, d, 41, 0);
+    check_wgmma_ws({17, 24, 40}, d, 42, 0);
+    check_wgmma_ws({33, 80, 24}, d, 43, 0);
+    check_wgmma_ws({64, 256, 64}, d, 44, 0);     // consumer 1's rows all past M: it writes nothing
+    check_wgmma_ws({128, 256, 64}, d, 45, 0);    // exactly one tile and one k-tile
+    check_wgmma_ws({129, 264, 72}, d, 46, 0);    // one past in every dimension (N: 257 → 264)
+    check_wgmma_ws({65, 200, 128}, d, 47, 0);    // consumer 1 has 1 row; B boxes 3 and 4 partly/fully past N
+    check_wgmma_ws({200, 296, 136}, d, 48, 0);   // a multiple of no tile size: 2×2 tiles, 3 k-tiles
+    check_wgmma_ws({257, 520, 648}, d, 49, 0);   // 11 k-tiles: every slot refilled, both parities
+    check_wgmma_ws({100, 204, 300}, d, 50, 4);   // lda = 304, ldb = ldc = 208: padded, aligned
+    check_wgmma_ws({384, 768, 1024}, d, 51, 0);  // 3×3 whole tiles, 16 k-tiles (4 rounds of the ring)
+  }
+}
+
+// Operands a tensor map cannot describe (K or N not a multiple of 8): the brief's odd sizes,
+// multiplied by step 11 behind the same entry point, with the same checks.
+TEST_CASE("wgmma_ws hands rows that are not 16-byte aligned to step 11: 1, 7, 17, 33x79x19, 129x257x65, 200x300x136") {
+  for (Dist d : {Dist::integers, Dist::normal}) {
+    check_wgmma_ws({1, 1, 1}, d, 52, 0, false);
+    check_wgmma_ws({7, 7, 7}, d, 53, 0, false);
+    check_wgmma_ws({17, 17, 17}, d, 54, 0, false);
+    check_wgmma_ws({33, 79, 19}, d, 55, 0, false);
+    check_wgmma_ws({129, 257, 65}, d, 56, 0, false);
+    check_wgmma_ws({200, 300, 136}, d, 57, 0, false);  // N = 300: B's rows 600 bytes apart
+    check_wgmma_ws({100, 200, 296}, d, 58, 3, false);  // padded: lda = 299
+  }
+}
+
+// Several block rows of the L2 grouping (kGroupRows = 8: 13 block rows = a group of 8 and one
+// of 5), 1000³ (K, N multiples of 8: the TMA path) and 1024³.
+TEST_CASE("wgmma_ws at 1000, 1024 and 1544x2824x200 [large]") {
+  check_wgmma_ws({1000, 1000, 1000}, Dist::uniform, 60, 0);
+  check_wgmma_ws({1024, 1024, 1024}, Dist::normal, 61, 0);
+  check_wgmma_ws({1024, 1024, 1024}, Dist::integers, 62, 0);
+  check_wgmma_ws({1544, 2824, 200}, Dist::integers, 63, 0);
+  check_wgmma_ws({1543, 2824, 264}, Dist::normal, 64, 8);  // lda = 272, ldb = ldc = 2832: padded, 5 k-tiles
 }
 
 TEST_CASE("every step where steps 10 and 11 take their large tiles [large]") {
