@@ -156,6 +156,7 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
   TCU_CUDA_CHECK(cudaGetDevice(&device));
   TCU_CUDA_CHECK(cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, device));
   const std::string sm80_missing = sm80_steps_unavailable();  // empty: steps 10 and 11 run here
+  const std::string sm90a_missing = hopper_steps_unavailable();  // empty: steps 12 and 13 run here
 
   // Operands: fp16 on the device (generated in place), fp32 copies of the same values.
   DeviceBuffer<__half> a16(m * k), b16(k * n);
@@ -285,11 +286,13 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
       finish_row(*v, o.time ? time_cpu(work, first_ms, o) : first_ms, chk);
       continue;
     }
-    if (cc_major < v->min_cc_major || (v->min_cc_major >= 8 && !sm80_missing.empty())) {
-      result.notes.push_back(v->name + " skipped: " +
-                             (v->min_cc_major >= 8 ? sm80_missing
-                                                   : "needs compute capability " + std::to_string(v->min_cc_major) +
-                                                         ".0 or newer"));
+    const std::string why_not = v->min_cc_major >= 9   ? sm90a_missing
+                                : v->min_cc_major >= 8 ? sm80_missing
+                                : cc_major < v->min_cc_major
+                                    ? "needs compute capability " + std::to_string(v->min_cc_major) + ".0 or newer"
+                                    : "";
+    if (!why_not.empty()) {
+      result.notes.push_back(v->name + " skipped: " + why_not);
       progress.step(v->name + " skipped");
       continue;
     }
@@ -303,6 +306,10 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
     switch (v->id) {
       case VariantId::naive_fp32: work = f32(gemm_naive_fp32); break;
       case VariantId::tiled_fp32: work = f32(gemm_tiled_fp32); break;
+      case VariantId::blocktile_1d_fp32: work = f32(gemm_blocktile_1d_fp32); break;
+      case VariantId::blocktile_2d_fp32: work = f32(gemm_blocktile_2d_fp32); break;
+      case VariantId::vectorized_fp32: work = f32(gemm_vectorized_fp32); break;
+      case VariantId::warptile_fp32: work = f32(gemm_warptile_fp32); break;
       case VariantId::naive_fp16: work = f16(gemm_naive_fp16); break;
       case VariantId::tiled_fp16: work = f16(gemm_tiled_fp16); break;
       case VariantId::warp_shmem_fp16: work = f16(gemm_warp_shmem_fp16); break;
@@ -311,6 +318,11 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
       case VariantId::wmma_shmem: work = f16(gemm_wmma_shmem); break;
       case VariantId::wmma_pipelined: work = f16(gemm_wmma_pipelined); break;
       case VariantId::mma_sync_ldmatrix: work = f16(gemm_mma_sync_ldmatrix); break;
+      case VariantId::wgmma_tma: work = f16(gemm_wgmma_tma); break;
+      case VariantId::wgmma_ws: work = f16(gemm_wgmma_ws); break;
+      case VariantId::cublas_sgemm:
+        work = [&](cudaStream_t) { TCU_CUBLAS_CHECK(cublas_sgemm(cublas.get(), args32)); };
+        break;
       case VariantId::cublas_hgemm:
         if (c16.size() == 0) c16 = DeviceBuffer<__half>(mn);
         work = [&](cudaStream_t) {

@@ -14,6 +14,14 @@ cublasStatus_t cublas_gemmex(cublasHandle_t h, const GemmArgs<__half>& g) {
                       CUBLAS_GEMM_DEFAULT);
 }
 
+cublasStatus_t cublas_sgemm(cublasHandle_t h, const GemmArgs<float>& g) {
+  if (args_problem(g) != nullptr) return CUBLAS_STATUS_INVALID_VALUE;
+  const float alpha = 1.0f, beta = 0.0f;
+  return cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(g.p.n), static_cast<int>(g.p.m),
+                     static_cast<int>(g.p.k), &alpha, g.b, static_cast<int>(g.ldb), g.a, static_cast<int>(g.lda), &beta,
+                     g.c, static_cast<int>(g.ldc));
+}
+
 cublasStatus_t cublas_hgemm(cublasHandle_t h, const GemmProblem& p, const __half* a, std::int64_t lda,
                             const __half* b, std::int64_t ldb, __half* c16, std::int64_t ldc16) {
   if (p.m < 1 || p.n < 1 || p.k < 1 || lda < p.k || ldb < p.n || ldc16 < p.n) return CUBLAS_STATUS_INVALID_VALUE;

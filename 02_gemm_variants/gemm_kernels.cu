@@ -1,9 +1,13 @@
-// Launchers of the GPU steps (2–11): argument checks, launch configuration, instruction-set
+// Launchers of the GPU steps (2–11, 3a–3d): argument checks, launch configuration, instruction-set
 // checks and the choice of copy path. The kernels live in kernels/, one step per file.
 #include "02_gemm_variants/gemm_variants.cuh"
 #include "02_gemm_variants/gemm_configs.hpp"
 #include "02_gemm_variants/kernels/02_naive_fp32.cuh"
 #include "02_gemm_variants/kernels/03_tiled_fp32.cuh"
+#include "02_gemm_variants/kernels/03a_blocktile_1d_fp32.cuh"
+#include "02_gemm_variants/kernels/03b_blocktile_2d_fp32.cuh"
+#include "02_gemm_variants/kernels/03c_vectorized_fp32.cuh"
+#include "02_gemm_variants/kernels/03d_warptile_fp32.cuh"
 #include "02_gemm_variants/kernels/04_naive_fp16.cuh"
 #include "02_gemm_variants/kernels/05_tiled_fp16.cuh"
 #include "02_gemm_variants/kernels/06_warp_shmem_fp16.cuh"
@@ -51,6 +55,56 @@ cudaError_t gemm_naive_fp32(const GemmArgs<float>& g, cudaStream_t stream) {
 cudaError_t gemm_tiled_fp32(const GemmArgs<float>& g, cudaStream_t stream) {
   if (cudaError_t e = check_args(g, kTiledTile); e != cudaSuccess) return e;
   gemm_tiled_fp32_kernel<kTiledTile><<<grid_2d(g.p, kTiledTile, kTiledTile), dim3(kTiledTile, kTiledTile), 0, stream>>>(g);
+  return cudaGetLastError();
+}
+
+cudaError_t gemm_blocktile_1d_fp32(const GemmArgs<float>& g, cudaStream_t stream) {
+  using C = Blocktile1dConfig;
+  if (cudaError_t e = check_args(g, C::kBM); e != cudaSuccess) return e;
+  gemm_blocktile_1d_fp32_kernel<C::kBM, C::kBN, C::kBK, C::kTM>
+      <<<grid_2d(g.p, C::kBN, C::kBM), C::kBM * C::kBN / C::kTM, 0, stream>>>(g);
+  return cudaGetLastError();
+}
+
+cudaError_t gemm_blocktile_2d_fp32(const GemmArgs<float>& g, cudaStream_t stream) {
+  using C = Blocktile2dConfig;
+  if (cudaError_t e = check_args(g, C::kBM); e != cudaSuccess) return e;
+  gemm_blocktile_2d_fp32_kernel<C::kBM, C::kBN, C::kBK, C::kTM, C::kTN>
+      <<<grid_2d(g.p, C::kBN, C::kBM), (C::kBM / C::kTM) * (C::kBN / C::kTN), 0, stream>>>(g);
+  return cudaGetLastError();
+}
+
+namespace {
+bool fp32_rows_16B(const float* base, std::int64_t ld) { return rows_allow_16B_copies(base, ld, 4); }
+}  // namespace
+
+cudaError_t gemm_vectorized_fp32(const GemmArgs<float>& g, cudaStream_t stream) {
+  using C = Blocktile2dConfig;
+  if (cudaError_t e = check_args(g, C::kBM); e != cudaSuccess) return e;
+  const dim3 grid = grid_2d(g.p, C::kBN, C::kBM);
+  constexpr int kThreads = (C::kBM / C::kTM) * (C::kBN / C::kTN);
+  const bool c16 = fp32_rows_16B(g.c, g.ldc);
+  if (fp32_rows_16B(g.a, g.lda) && fp32_rows_16B(g.b, g.ldb))
+    gemm_vectorized_fp32_kernel<C::kBM, C::kBN, C::kBK, C::kTM, C::kTN, CopyMode::vector16>
+        <<<grid, kThreads, 0, stream>>>(g, c16);
+  else
+    gemm_vectorized_fp32_kernel<C::kBM, C::kBN, C::kBK, C::kTM, C::kTN, CopyMode::scalar>
+        <<<grid, kThreads, 0, stream>>>(g, c16);
+  return cudaGetLastError();
+}
+
+cudaError_t gemm_warptile_fp32(const GemmArgs<float>& g, cudaStream_t stream) {
+  using C = WarptileConfig;
+  if (cudaError_t e = check_args(g, C::kBM); e != cudaSuccess) return e;
+  const dim3 grid = grid_2d(g.p, C::kBN, C::kBM);
+  constexpr int kThreads = (C::kBM / C::kWM) * (C::kBN / C::kWN) * 32;
+  const bool c16 = fp32_rows_16B(g.c, g.ldc);
+  if (fp32_rows_16B(g.a, g.lda) && fp32_rows_16B(g.b, g.ldb))
+    gemm_warptile_fp32_kernel<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kWMIter, C::kWNIter, C::kTM, C::kTN,
+                              CopyMode::vector16><<<grid, kThreads, 0, stream>>>(g, c16);
+  else
+    gemm_warptile_fp32_kernel<C::kBM, C::kBN, C::kBK, C::kWM, C::kWN, C::kWMIter, C::kWNIter, C::kTM, C::kTN,
+                              CopyMode::scalar><<<grid, kThreads, 0, stream>>>(g, c16);
   return cudaGetLastError();
 }
 

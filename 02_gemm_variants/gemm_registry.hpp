@@ -12,16 +12,17 @@
 namespace tcu::gemm {
 
 enum class VariantId {
-  cpu_serial, cpu_openmp, naive_fp32, tiled_fp32, naive_fp16, tiled_fp16, warp_shmem_fp16,
-  warp_shuffle_fp16, wmma_naive, wmma_shmem, wmma_pipelined, mma_sync_ldmatrix, cublas_gemmex, cublas_hgemm
+  cpu_serial, cpu_openmp, naive_fp32, tiled_fp32, blocktile_1d_fp32, blocktile_2d_fp32, vectorized_fp32,
+  warptile_fp32, naive_fp16, tiled_fp16, warp_shmem_fp16, warp_shuffle_fp16, wmma_naive, wmma_shmem,
+  wmma_pipelined, mma_sync_ldmatrix, wgmma_tma, wgmma_ws, cublas_gemmex, cublas_hgemm, cublas_sgemm
 };
 
 // How the products are summed: what the error bound is derived from.
 enum class Accumulation {
-  fp32_sequential,  // one fp32 FMA after another (CPU, steps 2-3): depth K in fp32
+  fp32_sequential,  // one fp32 FMA after another (CPU, steps 2-3d): depth K in fp32
   fp16_chunks,      // 16 products summed in fp16, the chunk sums in fp32 (steps 4-7)
-  tensor_fp32,      // tensor-core k16 steps into fp32 accumulators, in k order (steps 8-11)
-  cublas_fp32,      // cublasGemmEx, CUBLAS_COMPUTE_32F: order unknown (split-K?) → depth K
+  tensor_fp32,      // tensor-core k16 steps into fp32 accumulators, in k order (steps 8-13)
+  cublas_fp32,      // cublasGemmEx (CUBLAS_COMPUTE_32F), cublasSgemm: order unknown (split-K?) → depth K
   cublas_fp16,      // cublasHgemm: everything in fp16, fp16 output → depth K in fp16
 };
 
@@ -34,11 +35,11 @@ struct VariantInfo {
   Unit unit;
   bool fp16_operands;   // false: the same values converted to fp32
   Accumulation accumulation;
-  int min_cc_major;     // 7 (WMMA), 8 (cp.async / ldmatrix / mma.m16n8k16)
+  int min_cc_major;     // 7 (WMMA), 8 (cp.async / ldmatrix / mma.m16n8k16), 9 (wgmma, TMA: sm_90 only)
   std::string summary;  // one line for --help and the README
 };
 
-// Ladder order (steps 0-11), then cublas_gemmex, cublas_hgemm.
+// Ladder order (steps 0-3, 3a-3d, 4-13), then cublas_gemmex, cublas_hgemm, cublas_sgemm.
 const std::vector<VariantInfo>& all_variants();
 const VariantInfo* find_variant(const std::string& name);
 std::vector<std::string> variant_names();

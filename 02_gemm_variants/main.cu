@@ -18,9 +18,10 @@ int main(int argc, char** argv) {
   const std::string prog = "02_gemm_variants";
   tcu::CliParser cli(prog,
                      "C = A*B (fp16 inputs, fp32 output) up the ladder of Shi & Xiao's study and beyond: CPU serial and\n"
-                     "OpenMP, naive and tiled fp32/fp16, warp-per-tile fp16 (shared memory, shuffles), WMMA (naive,\n"
-                     "shared-memory tiles, cp.async pipeline) and PTX mma.sync + ldmatrix, against cublasGemmEx and\n"
-                     "cublasHgemm. Every result is checked against an FP64 CPU reference and cuBLAS.");
+                     "OpenMP, naive and tiled fp32/fp16, register-blocked, vectorised and warp-tiled fp32, warp-per-tile\n"
+                     "fp16 (shared memory, shuffles), WMMA (naive, shared-memory tiles, cp.async pipeline), PTX mma.sync +\n"
+                     "ldmatrix and Hopper's wgmma + TMA, against cublasGemmEx, cublasHgemm and cublasSgemm. Every result\n"
+                     "is checked against an FP64 CPU reference and cuBLAS.");
   tcu::CommonOptions common;
   tcu::add_common_options(cli, common, gm::variant_names());
   std::int64_t m = 1024, n = 1024, k = 1024, budget_ms = 300;

@@ -91,13 +91,126 @@ TEST_CASE("tile configurations are consistent") {
   check_pipelined_config<gm::PipelinedSmallConfig>(4);
 }
 
+TEST_CASE("fp32 register-blocking configurations (steps 3a-3d) are consistent") {
+  using B1 = gm::Blocktile1dConfig;
+  CHECK(B1::kBM % B1::kTM == 0);
+  CHECK(B1::kBM * B1::kBK == B1::kBM * B1::kBN / B1::kTM);  // one A element per thread…
+  CHECK(B1::kBK * B1::kBN == B1::kBM * B1::kBN / B1::kTM);  // …and one B element
+  using B2 = gm::Blocktile2dConfig;
+  const int t2 = (B2::kBM / B2::kTM) * (B2::kBN / B2::kTN);
+  CHECK(t2 == 256);
+  CHECK((B2::kBM * B2::kBK / 4) % t2 == 0);  // step 3c: whole float4s per thread
+  CHECK((B2::kBK * B2::kBN / 4) % t2 == 0);
+  CHECK((B2::kBK * (B2::kBM + 4) + B2::kBK * B2::kBN) * 4 <= 48 * 1024);  // static shared memory
+  using W = gm::WarptileConfig;
+  const int warps = (W::kBM / W::kWM) * (W::kBN / W::kWN);
+  CHECK(warps == 8);
+  CHECK((W::kWM / W::kWMIter / W::kTM) * (W::kWN / W::kWNIter / W::kTN) == 32);  // lanes of a sub-tile
+  CHECK(W::kWMIter * W::kTM * W::kWNIter * W::kTN * 32 * warps == W::kBM * W::kBN);  // outputs
+  CHECK((W::kBM * W::kBK / 4) % (warps * 32) == 0);
+  CHECK(2 * (W::kBK * (W::kBM + 4) + W::kBK * W::kBN) * 4 <= 48 * 1024);  // two buffers, static
+}
+
+TEST_CASE("step 12 configuration: swizzle atoms, boxes and shared memory") {
+  using W = gm::WgmmaTmaConfig;
+  CHECK(W::kBK * 2 == 128);          // a k-tile row of A is exactly one 128-byte swizzle row
+  CHECK(W::kBM % 64 == 0);           // whole m64 wgmma tiles
+  CHECK(W::kBN % 64 == 0);           // whole 64-column B boxes (one swizzle row each)
+  CHECK(W::kBM <= 256);              // TMA box dimensions are at most 256
+  CHECK(W::kBK <= 256);
+  const int stage = (W::kBM * W::kBK + W::kBK * W::kBN) * 2;
+  CHECK(stage % 1024 == 0);          // every slot starts on a swizzle atom
+  CHECK(W::kStages * stage + 1024 <= 227 * 1024);  // + alignment slack: fits an sm_90 block
+  // The descriptor fields hold 14 bits of (bytes >> 4): offsets and addresses below 256 KB.
+  const int leading_bytes = 64 * W::kBK * 2;  // B: one 64-column box
+  CHECK(leading_bytes / 16 < (1 << 14));
+}
+
+TEST_CASE("step 13 configuration: warpgroups, registers, swizzle atoms, boxes and shared memory") {
+  using W = gm::WgmmaWsConfig;
+  CHECK(W::kBM == 64 * W::kConsumers);  // each consumer warpgroup: one m64 row block
+  CHECK(W::kBN == 256);                 // one m64n256k16 per k-step: the widest wgmma
+  CHECK(W::kBN % 64 == 0);              // whole 64-column B boxes (one swizzle row each)
+  CHECK(W::kBK * 2 == 128);             // a k-tile row of A is one 128-byte swizzle row
+  CHECK(W::kBM <= 256);                 // TMA box dimensions are at most 256
+  CHECK(W::kBK <= 256);
+  const int threads = 128 * (1 + W::kConsumers);
+  CHECK(threads == 384);
+  CHECK(threads <= 1024);
+  // Accumulators: a 64×256 fp32 tile over a warpgroup's 128 threads.
+  CHECK(64 * W::kBN / 128 == 128);
+  // Registers: the launch cap (__launch_bounds__(384, 1): 65536 / 384, rounded down to 8)
+  // lies between the producer's and the consumers' counts; after setmaxnreg the SM's
+  // register file holds them all. Counts are multiples of 8 in 24…256.
+  const int cap = (65536 / threads) / 8 * 8;
+  CHECK(cap == 168);
+  CHECK(W::kProducerRegs < cap);
+  CHECK(W::kConsumerRegs > cap);
+  for (int r : {W::kProducerRegs, W::kConsumerRegs}) {
+    CHECK(r % 8 == 0);
+    CHECK(r >= 24);
+    CHECK(r <= 256);
+  }
+  CHECK(128 * W::kProducerRegs + 128 * W::kConsumers * W::kConsumerRegs <= 65536);
+  CHECK(W::kConsumerRegs >= 128 + 40);  // 128 accumulators and room for addresses and loop state
+  // Shared memory: 4 slots of A 128×64 (16 KB) + B 64×256 (32 KB), 1024-aligned slots.
+  const int a_bytes = W::kBM * W::kBK * 2, b_bytes = W::kBK * W::kBN * 2, stage = a_bytes + b_bytes;
+  CHECK(a_bytes == 16 * 1024);
+  CHECK(b_bytes == 32 * 1024);
+  CHECK(stage % 1024 == 0);
+  CHECK(a_bytes % 1024 == 0);      // B starts on a swizzle atom too
+  CHECK((64 * W::kBK * 2) % 1024 == 0);  // and every B box
+  const int dynamic = W::kStages * stage + 1024;  // + alignment slack
+  const int barriers = 2 * W::kStages * 8;        // full[] and empty[], static
+  CHECK(dynamic == 197632);
+  CHECK(dynamic + barriers <= 227 * 1024);        // fits an sm_90 block (232448 bytes)
+  CHECK(W::kStages >= 3);                         // copies of two k-tiles in flight while one is read
+  // The descriptor fields hold 14 bits of (bytes >> 4): addresses and offsets below 256 KB.
+  CHECK(dynamic + barriers < 256 * 1024);
+  const int leading_bytes = 64 * W::kBK * 2;  // B: from one 64-column box to the next
+  CHECK(leading_bytes == 8192);
+  CHECK(leading_bytes / 16 < (1 << 14));
+}
+
+// The bank of every transposed store into Ast[BK][BM + 4] by one warp (steps 3c, 3d): thread t
+// holds float4 chunk t of A's BM×BK tile (row t / (BK/4), k offset 4·(t % (BK/4))) and writes
+// its four values down column `row`. No two lanes of a store instruction share a bank.
+TEST_CASE("the transposed A stores of steps 3c and 3d are free of bank conflicts") {
+  using B2 = gm::Blocktile2dConfig;
+  const int ld = B2::kBM + 4, chunks_per_row = B2::kBK / 4;
+  for (int warp = 0; warp < 8; ++warp)
+    for (int e = 0; e < 4; ++e) {
+      std::set<int> banks;
+      for (int lane = 0; lane < 32; ++lane) {
+        const int t = warp * 32 + lane, row = t / chunks_per_row, k = (t % chunks_per_row) * 4 + e;
+        banks.insert((k * ld + row) % 32);
+      }
+      CHECK(banks.size() == 32);
+    }
+}
+
 TEST_CASE("registry: ladder order, unique names, cuBLAS last") {
   const auto& v = gm::all_variants();
-  REQUIRE(v.size() == 14);
+  REQUIRE(v.size() == 21);
   CHECK(v.front().name == "cpu_serial");
-  CHECK(v[11].name == "mma_sync_ldmatrix");
-  CHECK(v[12].name == "cublas_gemmex");
-  CHECK(v[13].name == "cublas_hgemm");
+  CHECK(v[3].name == "tiled_fp32");
+  CHECK(v[4].name == "blocktile_1d_fp32");
+  CHECK(v[7].name == "warptile_fp32");
+  CHECK(v[8].name == "naive_fp16");
+  CHECK(v[15].name == "mma_sync_ldmatrix");
+  CHECK(v[16].name == "wgmma_tma");
+  CHECK(v[16].min_cc_major == 9);
+  CHECK(v[17].name == "wgmma_ws");
+  CHECK(v[17].min_cc_major == 9);
+  CHECK(v[17].accumulation == gm::Accumulation::tensor_fp32);
+  CHECK(v[18].name == "cublas_gemmex");
+  CHECK(v[19].name == "cublas_hgemm");
+  CHECK(v[20].name == "cublas_sgemm");
+  CHECK_FALSE(gm::find_variant("cublas_sgemm")->fp16_operands);
+  for (const char* name : {"blocktile_1d_fp32", "blocktile_2d_fp32", "vectorized_fp32", "warptile_fp32"}) {
+    CHECK_FALSE(gm::find_variant(name)->fp16_operands);
+    CHECK(gm::find_variant(name)->accumulation == gm::Accumulation::fp32_sequential);
+  }
   std::set<std::string> names;
   for (const auto& x : v) names.insert(x.name);
   CHECK(names.size() == v.size());
