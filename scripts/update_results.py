@@ -7,7 +7,8 @@ The folder is a device run's $OUT: its results.tgz (what scripts/device_check.sh
 unpacked first; a folder of loose files works too. Several runs (say one per chapter) can be
 copied in turn: files of the same name are replaced, the others kept.
 
-1. Copies every .csv, .json, .png and *_output.txt from the run's $OUT folder to docs/results/<gpu>/.
+1. Copies every .csv, .json, .png, *_output.txt and *.ncu.txt (Nsight Compute reports) from the run's $OUT
+   folder to docs/results/<gpu>/.
 2. Writes docs/results/<gpu>/README.md: the GPU, driver, CUDA and CCCL versions and the date
    (read from the run's summary.txt and device_check.log), and each CSV as a table. Rows named
    cub_latest_* come from the second build against the newest CCCL (build-cccl-latest); its
@@ -104,7 +105,7 @@ def main(argv=None):
     dst = os.path.join(ROOT, "docs", "results", args.gpu)
     os.makedirs(dst, exist_ok=True)
     copied = []
-    for pattern in ("*.csv", "*.json", "*.png", "*_output.txt"):
+    for pattern in ("*.csv", "*.json", "*.png", "*_output.txt", "*.ncu.txt"):
         for path in sorted(glob.glob(os.path.join(args.src, pattern))):
             shutil.copyfile(path, os.path.join(dst, os.path.basename(path)))
             copied.append(os.path.basename(path))

@@ -400,10 +400,12 @@ TEST_CASE("reduction_any_size: d_out + 1, poisoned neighbours untouched, a non-d
     const std::int64_t ns = 1001;
     const std::int64_t n = ns * s;
     tcu::DeviceBuffer<__half> in(static_cast<std::size_t>(n + 1));
-    tcu::fill_device(in.data(), static_cast<std::size_t>(n + 1), Dist::integers, 900 + s);
     tcu::DeviceBuffer<float> out(static_cast<std::size_t>(ns + 2));
     cudaStream_t stream;
     TCU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    // Everything on `stream`: a non-blocking stream does not wait for the legacy default
+    // stream, so an input filled there could still be in flight when the reduction reads it.
+    tcu::fill_device(in.data(), static_cast<std::size_t>(n + 1), Dist::integers, 900 + s, stream);
     tcu::poison_device(out.data(), out.bytes(), stream);
     REQUIRE(tcu::segmented_reduce_sum(tcu::ReduceAlgorithm::reduction_any_size, in.data() + 1, out.data() + 1, ns, s,
                                       stream) == cudaSuccess);

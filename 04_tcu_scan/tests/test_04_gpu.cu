@@ -414,9 +414,10 @@ TEST_CASE("scan_any_size: a non-default stream, d_out + 1, integers bit for bit"
     const std::size_t n = static_cast<std::size_t>(segs * size);
     tcu::DeviceBuffer<__half> d_in(n);
     tcu::DeviceBuffer<float> d_out(n + 2);
-    tcu::fill_device(d_in.data(), n, tcu::Dist::integers, 2000 + size);
     cudaStream_t s;
     TCU_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    // The input on `s` too: a non-blocking stream does not wait for the legacy default stream.
+    tcu::fill_device(d_in.data(), n, tcu::Dist::integers, 2000 + size, s);
     for (bool inclusive : {true, false}) {
       tcu::poison_device(d_out.data(), d_out.bytes(), s);
       const cudaError_t e =

@@ -39,6 +39,9 @@ Input make_input(std::int64_t n, Dist dist, std::int64_t offset) {
   tcu::fill_host(in.host.data(), in.host.size(), dist, kSeed);
   in.dev = tcu::DeviceBuffer<__half>(static_cast<std::size_t>(n + offset + 1));
   TCU_CUDA_CHECK(cudaMemcpy(in.dev.data() + offset, in.host.data(), in.host.size() * 2, cudaMemcpyHostToDevice));
+  // From pageable memory cudaMemcpy may return before the data has reached the device, and a
+  // non-blocking stream (the tests use one) does not wait for the legacy default stream.
+  TCU_CUDA_CHECK(cudaDeviceSynchronize());
   return in;
 }
 
