@@ -78,10 +78,11 @@ inline constexpr bool kLookbackRelaxed = true;
 // Each step reads the kWindows·32 predecessors [end − kWindows·32, end) (window j, newest first,
 // is [end − 32(j+1), end − 32j)), waits until none newer than the newest P among them is still
 // X, and adds the values from that P on (all of them when there is no P: then one more step).
-template <int kWindows = kLookbackWindows, bool kRelaxed = kLookbackRelaxed>
 __device__ __forceinline__ float decoupled_lookback(unsigned long long* status, long long tile, Flagged total,
                                                    bool needs_carry, const FixedPoint& fx, int lane) {
   using Ref = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+  constexpr int kWindows = kLookbackWindows;
+  constexpr bool kRelaxed = kLookbackRelaxed;
   constexpr auto kLoad = kRelaxed ? cuda::memory_order_relaxed : cuda::memory_order_acquire;
   constexpr auto kStore = kRelaxed ? cuda::memory_order_relaxed : cuda::memory_order_release;
   const long long own = fx.to_fixed(total.v);
