@@ -139,28 +139,10 @@ __global__ void __launch_bounds__(128) gemm_wgmma_tma_kernel(const __grid_consta
   }
   h::wgmma_wait_group<0>();
 
-  // Epilogue: lane (warp w) holds, for m-half mh and n8 block j, rows 64·mh + 16w + lane/4 (+8)
-  // and columns 8j + 2·(lane%4) (+1).
-  const int r_lane = 16 * warp + lane / 4, c_lane = 2 * (lane % 4);
+  // Epilogue: each m-half's accumulators straight from registers to C.
 #pragma unroll
   for (int mh = 0; mh < 2; ++mh)
-#pragma unroll
-    for (int half_row = 0; half_row < 2; ++half_row) {
-      const int r = row0 + 64 * mh + r_lane + 8 * half_row;
-      if (r >= m) continue;
-      float* crow = g.c + static_cast<std::int64_t>(r) * g.ldc;
-#pragma unroll
-      for (int j = 0; j < BN / 8; ++j) {
-        const int c = col0 + 8 * j + c_lane;
-        const float v0 = acc[mh][4 * j + 2 * half_row], v1 = acc[mh][4 * j + 2 * half_row + 1];
-        if (c + 1 < n && c_rows_8B) {
-          *reinterpret_cast<float2*>(crow + c) = make_float2(v0, v1);
-        } else {
-          if (c < n) crow[c] = v0;
-          if (c + 1 < n) crow[c + 1] = v1;
-        }
-      }
-    }
+    h::store_accumulators<BN>(acc[mh], g.c, g.ldc, m, n, row0 + 64 * mh, col0, c_rows_8B, warp, lane);
 #else
   (void)tma_a; (void)tma_b; (void)g; (void)c_rows_8B;
   __trap();  // the launcher starts this kernel only where its sm_90a code runs

@@ -169,27 +169,9 @@ __global__ void __launch_bounds__(128 * (1 + kConsumers), 1)
     }
     h::wgmma_wait_group<0>();
 
-    // Epilogue: lane (warp w of consumer c) holds, for n8 block j, rows 64·c + 16w + lane/4
-    // (+8) and columns 8j + 2·(lane%4) (+1).
+    // Epilogue: the consumer's 64 rows straight from registers to C.
     const int m = static_cast<int>(g.p.m), n = static_cast<int>(g.p.n);
-    const int r_lane = 64 * c + 16 * warp + lane / 4, c_lane = 2 * (lane % 4);
-#pragma unroll
-    for (int half_row = 0; half_row < 2; ++half_row) {
-      const int r = row0 + r_lane + 8 * half_row;
-      if (r >= m) continue;
-      float* crow = g.c + static_cast<std::int64_t>(r) * g.ldc;
-#pragma unroll
-      for (int j = 0; j < BN / 8; ++j) {
-        const int col = col0 + 8 * j + c_lane;
-        const float v0 = acc[4 * j + 2 * half_row], v1 = acc[4 * j + 2 * half_row + 1];
-        if (col + 1 < n && c_rows_8B) {
-          *reinterpret_cast<float2*>(crow + col) = make_float2(v0, v1);
-        } else {
-          if (col < n) crow[col] = v0;
-          if (col + 1 < n) crow[col + 1] = v1;
-        }
-      }
-    }
+    h::store_accumulators<BN>(acc, g.c, g.ldc, m, n, row0 + 64 * c, col0, c_rows_8B, warp, lane);
   }
 #else
   (void)tma_a; (void)tma_b; (void)g; (void)c_rows_8B;

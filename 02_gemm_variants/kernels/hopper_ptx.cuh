@@ -218,6 +218,36 @@ __device__ __forceinline__ void wgmma_m64n256k16_f16_f32(float (&d)[128], std::u
 #undef TCU_WGMMA_D8
 #undef TCU_WGMMA_OPS10
 
+// ---- the accumulators to C ---------------------------------------------------------------
+
+// Writes one m64nN wgmma accumulator (d: this thread's N/2 values, the layout above) to the
+// row-major fp32 matrix C (m×n, leading dimension ldc), its 64×N product starting at row
+// `first_row`, column `col0`. Warp w of the warpgroup holds rows 16w + lane/4 (+8) and, in n8
+// block j, columns 8j + 2·(lane%4) (+1): float2 stores where both columns exist and C's rows
+// are 8-byte aligned, scalar stores at the right edge; rows past m are skipped.
+template <int kN>
+__device__ __forceinline__ void store_accumulators(const float (&d)[kN / 2], float* c, std::int64_t ldc, int m, int n,
+                                                   int first_row, int col0, bool c_rows_8B, int warp, int lane) {
+  const int r_lane = 16 * warp + lane / 4, c_lane = 2 * (lane % 4);
+#pragma unroll
+  for (int half_row = 0; half_row < 2; ++half_row) {
+    const int r = first_row + r_lane + 8 * half_row;
+    if (r >= m) continue;
+    float* crow = c + static_cast<std::int64_t>(r) * ldc;
+#pragma unroll
+    for (int j = 0; j < kN / 8; ++j) {
+      const int col = col0 + 8 * j + c_lane;
+      const float v0 = d[4 * j + 2 * half_row], v1 = d[4 * j + 2 * half_row + 1];
+      if (col + 1 < n && c_rows_8B) {
+        *reinterpret_cast<float2*>(crow + col) = make_float2(v0, v1);
+      } else {
+        if (col < n) crow[col] = v0;
+        if (col + 1 < n) crow[col + 1] = v1;
+      }
+    }
+  }
+}
+
 // ---- setmaxnreg --------------------------------------------------------------------------
 
 // Step 13's warpgroups have unequal needs: the producer holds a few addresses, a consumer 128
