@@ -46,6 +46,18 @@ def _gemm(algo, m, n, k, dist):
                f"{m}x{n}x{k}, {dist}")
 
 
+def _gemm_sanitize(tool, algo, m, n, k):
+    return sanitize(tool, ["bin", "02_gemm_variants", "--algo", algo, "--m", str(m), "--n", str(n), "--k", str(k),
+                           "--dist", "int"] + QUICK, f"{tool}, {m}x{n}x{k}")
+
+
+def _gemm_perf(algo, minimum=None):
+    """The step's % of cuBLAS at 2048^3 in a run of every variant (at least `minimum` if given)."""
+    label = f"2048^3, at least {minimum:g} % of cuBLAS in the same run" if minimum else "2048^3, % of cuBLAS in the same run"
+    return perf("02_gemm_variants", algo, ["--algo", "all", "--m", "2048", "--n", "2048", "--k", "2048", "--no-verify",
+                                           "--repeat", "5", "--budget-ms", "100"], "pct_of_cublas", minimum, label)
+
+
 def _reduce(algo, n, seg, dist, offset=0):
     args = ["--algo", algo, "--n", str(n), "--segment-size", str(seg), "--dist", dist]
     label = f"{n // seg} segment(s) of {seg}, {dist}"
@@ -101,35 +113,25 @@ EXERCISES = {
         "cases": [_gemm("tiled_fp32", *s) for s in
                   [(1, 1, 1, "int"), (33, 79, 19, "int"), (16, 16, 16, "uniform"), (100, 37, 70, "normal"),
                    (256, 192, 128, "int")]]
-        + [sanitize("memcheck", ["bin", "02_gemm_variants", "--algo", "tiled_fp32", "--m", "33", "--n", "79", "--k",
-                                 "19", "--dist", "int"] + QUICK, "memcheck, 33x79x19")],
-        "perf": [perf("02_gemm_variants", "tiled_fp32",
-                      ["--algo", "all", "--m", "2048", "--n", "2048", "--k", "2048", "--no-verify", "--repeat", "5",
-                       "--budget-ms", "100"], "pct_of_cublas", None, "2048^3, % of cuBLAS in the same run")],
+        + [_gemm_sanitize("memcheck", "tiled_fp32", 33, 79, 19)],
+        "perf": [_gemm_perf("tiled_fp32")],
     },
     "02.2": {
         "chapter": "02_gemm_variants",
         "cases": [_gemm("wmma_naive", *s) for s in
                   [(16, 16, 16, "int"), (33, 79, 19, "int"), (64, 64, 64, "int"), (100, 37, 70, "normal"),
                    (128, 256, 64, "uniform"), (200, 136, 72, "int")]]
-        + [sanitize("memcheck", ["bin", "02_gemm_variants", "--algo", "wmma_naive", "--m", "33", "--n", "79", "--k",
-                                 "19", "--dist", "int"] + QUICK, "memcheck, 33x79x19")],
-        "perf": [perf("02_gemm_variants", "wmma_naive",
-                      ["--algo", "all", "--m", "2048", "--n", "2048", "--k", "2048", "--no-verify", "--repeat", "5",
-                       "--budget-ms", "100"], "pct_of_cublas", None, "2048^3, % of cuBLAS in the same run")],
+        + [_gemm_sanitize("memcheck", "wmma_naive", 33, 79, 19)],
+        "perf": [_gemm_perf("wmma_naive")],
     },
     "02.3": {
         "chapter": "02_gemm_variants",
         "cases": [_gemm("wmma_shmem", *s) for s in
                   [(1, 1, 1, "int"), (33, 79, 19, "int"), (64, 64, 64, "int"), (100, 37, 70, "normal"),
                    (200, 136, 72, "int"), (512, 384, 256, "uniform")]]
-        + [sanitize("memcheck", ["bin", "02_gemm_variants", "--algo", "wmma_shmem", "--m", "100", "--n", "136", "--k",
-                                 "72", "--dist", "int"] + QUICK, "memcheck, 100x136x72"),
-           sanitize("racecheck", ["bin", "02_gemm_variants", "--algo", "wmma_shmem", "--m", "100", "--n", "136", "--k",
-                                  "72", "--dist", "int"] + QUICK, "racecheck, 100x136x72")],
-        "perf": [perf("02_gemm_variants", "wmma_shmem",
-                      ["--algo", "all", "--m", "2048", "--n", "2048", "--k", "2048", "--no-verify", "--repeat", "5",
-                       "--budget-ms", "100"], "pct_of_cublas", 10.0, "2048^3, at least 10 % of cuBLAS in the same run")],
+        + [_gemm_sanitize("memcheck", "wmma_shmem", 100, 136, 72),
+           _gemm_sanitize("racecheck", "wmma_shmem", 100, 136, 72)],
+        "perf": [_gemm_perf("wmma_shmem", 10.0)],
     },
     "03.1": {
         "chapter": "03_tcu_reduction",
