@@ -188,7 +188,7 @@ if has_step sanitize; then
       [ "$tool" = racecheck ] && exclude="$exclude,*[cublas]*"
       step "compute-sanitizer $tool $(basename "$bin")" "$SAN" \
         timeout 600 compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 1 "$bin" \
-        "--test-case-exclude=$exclude"
+        "--test-case-exclude=$exclude" --duration=true
     done
   done
 fi

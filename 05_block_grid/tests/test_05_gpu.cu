@@ -2,8 +2,8 @@
 // (derived tolerances; integer inputs bit for bit, and bit for bit against CUB), over odd sizes,
 // segment sizes from 1 to many block tiles, unaligned pointers, both output types, inclusive
 // and exclusive, poisoned outputs, a non-default stream, determinism, zero elements. The
-// "[large]" cases (ctest runs them, the sanitizers leave them out): a million-element array,
-// 2^19-element segment sets, determinism at 2^24 + 5, and n = 2^28 + 7 and 2^31 + 17 through the API.
+// "[large]" cases (ctest runs them, the sanitizers leave them out): a million-element array
+// (against FP64, and against CUB bit for bit), 2^19-element segment sets, determinism at 2^24 + 5, and n = 2^28 + 7 and 2^31 + 17 through the API.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -158,8 +158,11 @@ TEST_CASE("[large] segmented reduce and scan: 2^19 elements, segment sizes from 
   check_segments({1, 3, 16, 17, 48, 256, 1000, 4096, 16384, 16385, 40000, 70000}, std::int64_t(1) << 19);
 }
 
-TEST_CASE("integer inputs: the API equals CUB bit for bit") {
-  const std::int64_t n = 1000003;
+namespace {
+
+// Integer inputs (exact sums): the API's reduce, scans and one-segment scan equal CUB's bit for bit.
+void check_equals_cub(std::int64_t n) {
+  INFO("n = " << n);
   Input in = make_input(n, Dist::integers, 0);
   tcu::DeviceBuffer<float> a(n), b(n);
   TCU_CUDA_CHECK(tcu::DeviceReduce::Sum(in.dev.data(), a.data(), n));
@@ -174,6 +177,14 @@ TEST_CASE("integer inputs: the API equals CUB bit for bit") {
   TCU_CUDA_CHECK(tcu::DeviceSegmentedScan::InclusiveSum(in.dev.data(), a.data(), 1, n));
   TCU_CUDA_CHECK(bd::cub_scan_by_key(in.dev.data(), b.data(), 1, n, 0));
   CHECK(std::memcmp(to_host(a.data(), n).data(), to_host(b.data(), n).data(), n * 4) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("integer inputs: the API equals CUB bit for bit (several block tiles)") { check_equals_cub(40001); }
+
+TEST_CASE("[large] integer inputs: the API equals CUB bit for bit past a million elements") {
+  check_equals_cub(1000003);
 }
 
 TEST_CASE("zero elements: success, nothing written") {
