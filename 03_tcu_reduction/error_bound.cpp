@@ -92,12 +92,17 @@ Model model(ReduceAlgorithm a, std::int64_t ns, std::int64_t s, int sms) {
       m.how = chunks_text(p) + ", one V·Pᵀ per chunk";
       break;
     }
-    case ReduceAlgorithm::reduction256n_block:
-      m.depth = kMma * ceil_div(tiles_of(s), r::kWarps) + 2 * kCollapse;
+    case ReduceAlgorithm::reduction256n_block: {
+      const r::SplitPlan p = r::split_for_blocks(s, r::kBlockGranule);
+      m.depth = kMma * ceil_div(tiles_of(p.chunk), r::kWarps) + 2 * kCollapse + second_pass_depth(p.chunks_per_segment);
       m.split_levels = 2;
-      m.split_values = tc::kTile * (r::kWarps + 1);
-      m.how = "a block per segment, " + std::to_string(r::kWarps) + " warp partials collapsed by warp 0";
+      m.split_values = tc::kTile * (r::kWarps + 1) * p.chunks_per_segment;
+      m.how = (p.chunks_per_segment == 1 ? std::string("a block per segment, ")
+                                         : "chunks of " + std::to_string(p.chunk) + " per block, " +
+                                               std::to_string(p.chunks_per_segment) + " partials per segment, ") +
+              std::to_string(r::kWarps) + " warp partials collapsed by warp 0";
       break;
+    }
     case ReduceAlgorithm::reduction16n_strided:
       m.depth = kMma * ceil_div(s, tc::kTile);
       m.how = std::to_string(ceil_div(s, tc::kTile)) + " chained MMAs";

@@ -27,7 +27,7 @@ constexpr AlgorithmInfo kAlgorithms[] = {
     {ReduceAlgorithm::reduction256n_efficient, "reduction256n_efficient",
      "Dakkak: V_i = P·A_i + V_{i-1}, R = V_N·Pᵀ (N+1 MMAs), split across warps"},
     {ReduceAlgorithm::reduction256n_block, "reduction256n_block",
-     "Dakkak Alg. 4: a block per segment, warp partials summed by warp 0"},
+     "Dakkak Alg. 4: a block per segment (or per 2^18-element chunk), warp partials summed by warp 0"},
     {ReduceAlgorithm::reduction16n_strided, "reduction16n_strided",
      "Dakkak Fig. 8: 16 segments side by side, ldm = segment size"},
     {ReduceAlgorithm::reduction16n_coalesced, "reduction16n_coalesced",
@@ -129,14 +129,17 @@ ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t 
   // of the read bandwidth at 48, 96, 200) and reduction_any_size otherwise (17, 100, 255, 257:
   // 64 … 70 %, where the strided 16N falls to 35 … 46 %). From 512 on the pipelined work-efficient
   // 256N split across warps (94 % at 1000, 98 % at 5000), or the block-level 256N for segments
-  // from 2^16 when there are enough of them to fill the GPU.
+  // from 2^16 when they (or, past 2^18, their chunks: split_for_blocks) are enough blocks to fill
+  // the GPU (99 % at 2^18 and 2^19, where the warp split gave 94 %).
   if (segment_size < 1024 && r::reduction16_multisegment_supports(segment_size))
     return ReduceAlgorithm::reduction16_multisegment;
   if (segment_size <= tc::kTile) return ReduceAlgorithm::reduction16;
   if (segment_size < 512)
     return segment_size % 8 == 0 && segment_size >= 32 ? ReduceAlgorithm::reduction16n_strided
                                                         : ReduceAlgorithm::reduction_any_size;
-  if (segment_size >= 65536 && num_segments >= 2 * std::int64_t(sm_count)) return ReduceAlgorithm::reduction256n_block;
+  if (segment_size >= 65536 &&
+      num_segments * r::split_for_blocks(segment_size, r::kBlockGranule).chunks_per_segment >= 2 * std::int64_t(sm_count))
+    return ReduceAlgorithm::reduction256n_block;
   return ReduceAlgorithm::reduction256n_efficient;
 }
 

@@ -22,9 +22,9 @@
 //     far a result may be from the exact sum: reduce_error_bound;
 //   - deterministic: the same input gives the same bits, run after run, for every algorithm
 //     except chained_mma_single_pass and chained_mma_split (float atomics, one per block);
-//   - long segments are split across many warps (fp32 partials, then a second, deterministic
-//     pass), so one huge segment (a whole array) runs at full bandwidth too. That path takes
-//     temporary device memory (4 bytes per warp chunk, a few hundred KiB at most) stream-
+//   - long segments are split across many warps or blocks (fp32 partials, then a second,
+//     deterministic pass), so one huge segment (a whole array) runs at full bandwidth too. That
+//     path takes temporary device memory (4 bytes per chunk, a few hundred KiB at most) stream-
 //     ordered from a memory pool private to the library that keeps it between calls; an
 //     allocation failure is returned as cudaErrorMemoryAllocation.
 #include <cuda_fp16.h>
@@ -44,7 +44,7 @@ enum class ReduceAlgorithm {
   reduction256,                 // Dakkak: V = P·A, R = V·Pᵀ, one segment of <= 256 per tile
   reduction256n_inefficient,    // Dakkak: N × Reduction256, the scalar carried in C (2N MMAs)
   reduction256n_efficient,      // Dakkak: V_i = P·A_i + V_{i-1}, one V·Pᵀ at the end (N+1 MMAs)
-  reduction256n_block,          // Dakkak Alg. 4: a block per segment, warp partials summed by warp 0
+  reduction256n_block,          // Dakkak Alg. 4: a block per segment (or 2^18-element chunk), warp partials by warp 0
   reduction16n_strided,         // Dakkak Fig. 8: 16 segments side by side, ldm = segment size
   reduction16n_coalesced,       // Dakkak Alg. 3: 256-element blocks per segment + strided rest
   reduction16_multisegment,     // ours: coalesced 256-element tiles holding whole segments, V = Σ E_k·A_k, R = V·M

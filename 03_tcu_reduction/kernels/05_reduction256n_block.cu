@@ -4,8 +4,15 @@
 // with V·Pᵀ and writes its partial to shared memory. After a barrier — missing in the
 // paper's code (erratum): without it warp 0 may read partials not yet written — warp 0 puts
 // the W partials in row 0 of a tile and sums them with one more V·Pᵀ.
+//
+// A segment longer than kBlockChunk (2^18) elements is cut into chunks (split_for_blocks), a
+// block per chunk, and a second pass adds the chunks' partials: one block per long segment
+// would leave the GPU idle when the segments are few (one segment of 2^28: 0.6 % of the read
+// bandwidth on the H100). A block's work item is therefore a chunk (ChunkItem): the whole
+// segment when it is short.
 #include "03_tcu_reduction/kernels/collapse.cuh"
 #include "03_tcu_reduction/kernels/launchers.hpp"
+#include "03_tcu_reduction/kernels/split_segments.cuh"
 #include "common/tensor_core/launch.hpp"
 
 namespace tcu::detail::reduce {
@@ -13,7 +20,7 @@ namespace tcu::detail::reduce {
 template <int kWarpsPerBlock, int kLoads>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32)
 reduction256n_block_kernel(const __half* __restrict__ x, float* __restrict__ out, std::int64_t num_segments,
-                           std::int64_t segment_size) {
+                           std::int64_t segment_size, std::int64_t chunk, std::int64_t chunks_per_segment) {
   static_assert(kWarpsPerBlock <= kTile, "the partials fill row 0 of one tile");
   __shared__ __align__(32) WarpScratch scratch[kWarpsPerBlock];
   __shared__ __align__(32) __half tiles[kWarpsPerBlock][kLoads][kTileElems];
@@ -25,32 +32,36 @@ reduction256n_block_kernel(const __half* __restrict__ x, float* __restrict__ out
   FragBRow pt;
   init_p_pt(p, pt, s, lane);
 
-  for (std::int64_t seg = blockIdx.x; seg < num_segments; seg += gridDim.x) {
+  const std::int64_t items = num_segments * chunks_per_segment;
+  for (std::int64_t item = blockIdx.x; item < items; item += gridDim.x) {
+    // The block's elements: p_in[0 … len) (a whole segment, or a chunk of a long one).
+    const ChunkItem ci = chunk_item(x, item, segment_size, chunk, chunks_per_segment);
+    const __half* p_in = ci.p;
+    const std::int64_t len = ci.len;
     // BEGIN EXERCISE 03.5 Block level (Alg. 4): a block per segment, warp partials, one barrier
-    // HINT: Warp wib reduces tiles wib, wib + W, … of the segment (kLoads at a time, staged in
+    // HINT: Warp wib reduces tiles wib, wib + W, … of p_in[0 … len) (kLoads at a time, staged in
     // HINT: tiles[wib]) with the work-efficient chain V = P·A + V, then collapses V with
     // HINT: store_and_collapse and lane 0 writes its partial to partial[wib]. Every warp must
     // HINT: have written before warp 0 reads: __syncthreads(). Warp 0 puts the W partials in
-    // HINT: row 0 of s.v and calls collapse_row0; lane 0 writes out[seg]. A second barrier
-    // HINT: keeps the next segment from overwriting partial[] too early (racecheck finds both).
+    // HINT: row 0 of s.v and calls collapse_row0; lane 0 writes out[item]. A second barrier
+    // HINT: keeps the next item from overwriting partial[] too early (racecheck finds both).
     // SIZE: 35 to 45 lines
-    const __half* p_in = x + seg * segment_size;
     FragAcc v;
     wmma::fill_fragment(v, 0.0f);
-    for (std::int64_t t = static_cast<std::int64_t>(wib) * kTileElems; t < segment_size;
+    for (std::int64_t t = static_cast<std::int64_t>(wib) * kTileElems; t < len;
          t += static_cast<std::int64_t>(kWarpsPerBlock) * kLoads * kTileElems) {
       tc::Piece piece[kLoads];
 #pragma unroll
       for (int k = 0; k < kLoads; ++k)
         piece[k] = tc::load_contiguous<tc::Cache::read_only>(
-            p_in, segment_size, t + static_cast<std::int64_t>(k) * kWarpsPerBlock * kTileElems, lane);
+            p_in, len, t + static_cast<std::int64_t>(k) * kWarpsPerBlock * kTileElems, lane);
       __syncwarp();
 #pragma unroll
       for (int k = 0; k < kLoads; ++k) tc::store_piece(tiles[wib][k], piece[k], lane);
       __syncwarp();
 #pragma unroll
       for (int k = 0; k < kLoads; ++k) {
-        if (t + static_cast<std::int64_t>(k) * kWarpsPerBlock * kTileElems >= segment_size) break;
+        if (t + static_cast<std::int64_t>(k) * kWarpsPerBlock * kTileElems >= len) break;
         FragBRow a;
         wmma::load_matrix_sync(a, tiles[wib][k], kTile);
         wmma::mma_sync(v, p, a, v);  // V = P·A + V (warp level, Alg. 4 line "warp reduce")
@@ -63,19 +74,22 @@ reduction256n_block_kernel(const __half* __restrict__ x, float* __restrict__ out
       if (lane < kTile) s.v[lane] = (lane < kWarpsPerBlock) ? partial[lane] : 0.0f;  // row 0 = the partials
       __syncwarp();
       const float total = collapse_row0(s, pt, lane);
-      if (lane == 0) out[seg] = total;
+      if (lane == 0) out[item] = total;
     }
-    __syncthreads();  // partial[] is reused by the next segment
-    // STUB: (void)p; (void)pt; (void)lane; (void)tiles; (void)partial; (void)out;
+    __syncthreads();  // partial[] is reused by the next item
+    // STUB: (void)p; (void)pt; (void)lane; (void)tiles; (void)partial; (void)out; (void)p_in; (void)len;
     // END EXERCISE
   }
 }
 
 cudaError_t launch_reduction256n_block(const __half* d_in, float* d_out, std::int64_t num_segments,
                                        std::int64_t segment_size, cudaStream_t stream) {
-  reduction256n_block_kernel<kWarps, kInFlight><<<tc::grid_for(num_segments, 6), kThreads, 0, stream>>>(
-      d_in, d_out, num_segments, segment_size);
-  return cudaGetLastError();
+  return run_plan(d_out, num_segments, split_for_blocks(segment_size, kBlockGranule), stream,
+                  [&](float* out, std::int64_t chunk, std::int64_t cps) {
+                    reduction256n_block_kernel<kWarps, kInFlight><<<tc::grid_for(num_segments * cps, 6), kThreads, 0,
+                                                                     stream>>>(d_in, out, num_segments, segment_size,
+                                                                               chunk, cps);
+                  });
 }
 
 }  // namespace tcu::detail::reduce

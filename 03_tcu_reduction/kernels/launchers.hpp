@@ -31,6 +31,9 @@ inline constexpr int kEfficientRoundTiles = 8;  // Reduction256N work-efficient:
 // tiles (efficient) starts.
 inline constexpr std::int64_t kInefficientGranule = tc::kTileElems;
 inline constexpr std::int64_t kEfficientGranule = std::int64_t(kEfficientRoundTiles) * tc::kTileElems;
+// The block-level 256N's chunks (split_for_blocks) start where a round of the block starts.
+inline constexpr std::int64_t kBlockGranule = std::int64_t(kWarps) * kInFlight * tc::kTileElems;
+static_assert(kBlockChunk % kBlockGranule == 0, "a block's chunks are whole rounds");
 
 // ---- which segment sizes each algorithm takes ------------------------------------------------
 constexpr bool any_segment_size(std::int64_t s) { return s >= 1; }

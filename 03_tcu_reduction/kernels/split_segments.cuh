@@ -14,7 +14,7 @@
 
 namespace tcu::detail::reduce {
 
-// A warp's work item of the split kernels: chunk `item % chunks_per_segment` of segment
+// A warp's (a block's, for the block-level kernel) work item of the split kernels: chunk `item % chunks_per_segment` of segment
 // `item / chunks_per_segment`, at most `chunk` elements.
 struct ChunkItem {
   const __half* p;   // first element
@@ -26,13 +26,12 @@ __device__ __forceinline__ ChunkItem chunk_item(const __half* x, std::int64_t it
   return {x + seg * segment_size + first, min(chunk, segment_size - first)};
 }
 
-// Runs a warp-per-chunk kernel `launch(out, chunk, chunks_per_segment)` on the chunks of
-// split_segments (current device), directly into d_out when one chunk covers a segment, else
-// into temporary partials and the second pass.
+// Runs a chunk kernel `launch(out, chunk, chunks_per_segment)` on the chunks of `plan`, directly
+// into d_out when one chunk covers a segment, else into temporary partials and the second pass;
+// run_split: the same for a warp-per-chunk kernel on the chunks of split_segments (current device).
 template <class Launch>
-cudaError_t run_split(float* d_out, std::int64_t num_segments, std::int64_t segment_size, std::int64_t granule,
-                      cudaStream_t stream, Launch&& launch) {
-  const SplitPlan plan = split_segments(num_segments, segment_size, granule, tc::sm_count());
+cudaError_t run_plan(float* d_out, std::int64_t num_segments, const SplitPlan& plan, cudaStream_t stream,
+                     Launch&& launch) {
   if (plan.chunks_per_segment == 1) {
     launch(d_out, plan.chunk, plan.chunks_per_segment);
     return cudaGetLastError();
@@ -42,6 +41,12 @@ cudaError_t run_split(float* d_out, std::int64_t num_segments, std::int64_t segm
   launch(partials.get(), plan.chunk, plan.chunks_per_segment);
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   return sum_partials(partials.get(), d_out, num_segments, plan.chunks_per_segment, stream);
+}
+template <class Launch>
+cudaError_t run_split(float* d_out, std::int64_t num_segments, std::int64_t segment_size, std::int64_t granule,
+                      cudaStream_t stream, Launch&& launch) {
+  return run_plan(d_out, num_segments, split_segments(num_segments, segment_size, granule, tc::sm_count()), stream,
+                  launch);
 }
 
 }  // namespace tcu::detail::reduce

@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "03_tcu_reduction/bench/baselines.cuh"
 #include "03_tcu_reduction/bench/energy_counter.hpp"
 #include "03_tcu_reduction/bench/sweep.hpp"
+#include "03_tcu_reduction/kernels/launchers.hpp"
 #include "03_tcu_reduction/tcu_reduction.cuh"
 #include "common/segments.hpp"
 #include "common/check.cuh"
@@ -21,6 +23,7 @@
 #include "common/verify.hpp"
 
 namespace red = tcu::bench::reduce;
+namespace r03 = tcu::detail::reduce;
 using tcu::Dist;
 
 namespace {
@@ -163,6 +166,48 @@ TEST_CASE("Reduction256N work-efficient, pipelined: segments 2048/4097/6000/1638
 TEST_CASE("Reduction256N work-efficient, pipelined: many chunks per warp [large]") {
   check_efficient_pipeline({2048, 4097}, {(std::int64_t(1) << 15) + 7}, {0, 1});
   check_efficient_pipeline({32768}, {1001}, {0, 1});  // 8 chunks per segment
+}
+
+// The block-level 256N past kBlockChunk: segments cut into chunks of whole block rounds (the last
+// one ragged), a block per chunk, the partials added by the second pass.
+TEST_CASE("Reduction256N block level: segments past 2^18 split into chunks, counts 1/2, offsets 0/3, integers bit-exact") {
+  red::CubTemp temp;
+  const auto variants = red::segmented_variants(temp);
+  const red::SegmentedVariant& blk = variant_named(variants, "reduction256n_block");
+  const std::int64_t s = (std::int64_t(1) << 18) + 4097;  // two chunks: 139264 + 127233
+  REQUIRE(r03::split_for_blocks(s, r03::kBlockGranule).chunks_per_segment == 2);
+  for (std::int64_t ns : {1, 2})
+    for (Dist dist : {Dist::integers, Dist::normal}) {
+      const std::int64_t off = dist == Dist::integers ? 3 : 0;
+      CAPTURE(ns);
+      CAPTURE(tcu::dist_name(dist));
+      const Outcome o = run_case(blk, ns, s, dist, 55 + ns, off);
+      INFO(o.fp64.summary());
+      CHECK(o.fp64.pass);
+    }
+}
+
+TEST_CASE("Reduction256N block level: many chunks per segment, and the automatic choice of it [large]") {
+  red::CubTemp temp;
+  const auto variants = red::segmented_variants(temp);
+  for (const char* name : {"reduction256n_block", "auto"}) {
+    const red::SegmentedVariant& v = variant_named(variants, name);
+    // (segments, size): 4 chunks each, 12 or (auto: block level) 280 blocks; 17 chunks each
+    for (const std::pair<std::int64_t, std::int64_t>& shape :
+         {std::pair<std::int64_t, std::int64_t>{3, 3 * (std::int64_t(1) << 18) + 5},
+          {70, 3 * (std::int64_t(1) << 18) + 5},
+          {3, (std::int64_t(1) << 22) + 1}})
+      for (Dist dist : {Dist::integers, Dist::uniform}) {
+        const std::int64_t ns = shape.first, s = shape.second;
+        CAPTURE(name);
+        CAPTURE(s);
+        CAPTURE(ns);
+        CAPTURE(tcu::dist_name(dist));
+        const Outcome o = run_case(v, ns, s, dist, 56 + ns, dist == Dist::integers ? 1 : 0);
+        INFO(o.fp64.summary());
+        CHECK(o.fp64.pass);
+      }
+  }
 }
 
 TEST_CASE("Reduction16 multi-segment: partial sums too large for fp16 are added in fp32") {

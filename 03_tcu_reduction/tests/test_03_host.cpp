@@ -265,7 +265,35 @@ TEST_CASE("choose_reduce_algorithm: the crossovers, block level only with two se
   CHECK(tcu::choose_reduce_algorithm(100, 1024, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
   CHECK(tcu::choose_reduce_algorithm(2 * kH100Sms, 65536, kH100Sms) == ReduceAlgorithm::reduction256n_block);
   CHECK(tcu::choose_reduce_algorithm(2 * kH100Sms - 1, 65536, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
-  CHECK(tcu::choose_reduce_algorithm(1, std::int64_t(1) << 30, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
+  // Past 2^18 the block level counts its chunks: one segment of 2^30 is 4096 blocks' work, one of
+  // 2^22 + 5 only 17 (the warp split then), 256 of 2^20 are 1024.
+  CHECK(tcu::choose_reduce_algorithm(1, std::int64_t(1) << 30, kH100Sms) == ReduceAlgorithm::reduction256n_block);
+  CHECK(tcu::choose_reduce_algorithm(1, std::int64_t(1) << 28, kH100Sms) == ReduceAlgorithm::reduction256n_block);
+  CHECK(tcu::choose_reduce_algorithm(1, (std::int64_t(1) << 22) + 5, kH100Sms) ==
+        ReduceAlgorithm::reduction256n_efficient);
+  CHECK(tcu::choose_reduce_algorithm(256, std::int64_t(1) << 20, kH100Sms) == ReduceAlgorithm::reduction256n_block);
+  CHECK(tcu::choose_reduce_algorithm(65, std::int64_t(1) << 20, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
+}
+
+TEST_CASE("split_for_blocks: whole segments up to 2^18, else equal chunks of whole block rounds") {
+  for (std::int64_t s : {std::int64_t(1), std::int64_t(4097), r::kBlockChunk, r::kBlockChunk + 1,
+                         3 * r::kBlockChunk + 5, std::int64_t(1000003), (std::int64_t(1) << 28) + 7,
+                         (std::int64_t(1) << 31) + 17}) {
+    CAPTURE(s);
+    const r::SplitPlan p = r::split_for_blocks(s, r::kBlockGranule);
+    CHECK(p.chunks_per_segment * p.chunk >= s);       // the chunks cover the segment …
+    CHECK((p.chunks_per_segment - 1) * p.chunk < s);  // … and none is empty
+    if (s <= r::kBlockChunk) {
+      CHECK(p.chunks_per_segment == 1);
+      CHECK(p.chunk == s);
+    } else {
+      CHECK(p.chunk % r::kBlockGranule == 0);
+      CHECK(p.chunk <= r::kBlockChunk);
+      CHECK(p.chunks_per_segment == (s + r::kBlockChunk - 1) / r::kBlockChunk);
+    }
+  }
+  CHECK(r::split_for_blocks(r::kBlockChunk + 1, r::kBlockGranule).chunk == 139264);  // 17 rounds of 8192
+  CHECK(r::split_for_blocks(std::int64_t(1) << 28, r::kBlockGranule).chunks_per_segment == 1024);
 }
 
 TEST_CASE("reduce_error_bound follows the library's own chunking") {
@@ -277,10 +305,17 @@ TEST_CASE("reduce_error_bound follows the library's own chunking") {
   CHECK(prime.rationale.find("reduction256n_efficient") != std::string::npos);
   CHECK(prime.rationale.find("chunks of 4096") != std::string::npos);
   CHECK(prime.rel_to_abs_sum == doctest::Approx(2.0 * prime.depth * std::ldexp(1.0, -24) + std::ldexp(1.0, -22)));
-  // 2^28: 16384 chunks of 16384 (64 tiles), second pass 64 + 10.
-  const tcu::ReduceErrorBound large = tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1, std::int64_t(1) << 28,
-                                                              kH100Sms);
+  // 2^28 by the warp split: 16384 chunks of 16384 (64 tiles), second pass 64 + 10.
+  const tcu::ReduceErrorBound large = tcu::reduce_error_bound(ReduceAlgorithm::reduction256n_efficient, 1,
+                                                              std::int64_t(1) << 28, kH100Sms);
   CHECK(large.depth == 64 * 16 + 32 + 74);
+  // 2^28 automatically (the block level): 1024 chunks of 2^18, 128 tiles per warp, two
+  // collapses, second pass 4 + 10.
+  const tcu::ReduceErrorBound blocks = tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1, std::int64_t(1) << 28,
+                                                               kH100Sms);
+  CHECK(blocks.rationale.find("reduction256n_block") != std::string::npos);
+  CHECK(blocks.rationale.find("chunks of 262144 per block") != std::string::npos);
+  CHECK(blocks.depth == 128 * 16 + 2 * 32 + 14);
   // The depth is the chain along the real chunk, for every shape and both split kernels.
   for (std::int64_t ns : {std::int64_t(1), std::int64_t(7), std::int64_t(4096)}) {
     for (std::int64_t s : {std::int64_t(1024), std::int64_t(4097), std::int64_t(65536), std::int64_t(1) << 24}) {
@@ -297,8 +332,9 @@ TEST_CASE("reduce_error_bound follows the library's own chunking") {
       CHECK(i.depth >= 16 + 32 * ((std::min(pi.chunk, s) + 255) / 256));
     }
   }
-  // Monotone in n for one segment from 1024 on (always the split work-efficient 256N), and
-  // fewer SMs mean longer chunks, a looser bound.
+  // Monotone in n for one segment from 1024 on (the split work-efficient 256N, then the block
+  // level with its longer chains per warp), and fewer SMs mean longer chunks (or the block level
+  // sooner), a looser bound.
   tcu::ReduceErrorBound prev = tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1, 1024, kH100Sms);
   for (std::int64_t n = 1024; n <= (std::int64_t(1) << 31); n = n * 5 / 4 + 1) {
     CAPTURE(n);
