@@ -84,11 +84,15 @@ reduction256n_block_kernel(const __half* __restrict__ x, float* __restrict__ out
 
 cudaError_t launch_reduction256n_block(const __half* d_in, float* d_out, std::int64_t num_segments,
                                        std::int64_t segment_size, cudaStream_t stream) {
+  // Resident blocks only (one wave, as many as fit): each walks its items block-stride. A grid
+  // larger than what fits leaves its last blocks to start alone once the first ones are done:
+  // a tail with too few loads in flight.
+  const auto kernel = reduction256n_block_kernel<kWarps, kInFlight>;
   return run_plan(d_out, num_segments, split_for_blocks(segment_size, kBlockGranule), stream,
                   [&](float* out, std::int64_t chunk, std::int64_t cps) {
-                    reduction256n_block_kernel<kWarps, kInFlight><<<tc::grid_for(num_segments * cps, 6), kThreads, 0,
-                                                                     stream>>>(d_in, out, num_segments, segment_size,
-                                                                               chunk, cps);
+                    const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(kernel), kThreads,
+                                                            num_segments * cps);
+                    kernel<<<grid, kThreads, 0, stream>>>(d_in, out, num_segments, segment_size, chunk, cps);
                   });
 }
 
