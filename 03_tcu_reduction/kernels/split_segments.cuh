@@ -14,8 +14,8 @@
 
 namespace tcu::detail::reduce {
 
-// A warp's (a block's, for the block-level kernel) work item of the split kernels: chunk `item % chunks_per_segment` of segment
-// `item / chunks_per_segment`, at most `chunk` elements.
+// A warp's (the block-level kernel: a block's) work item of the split kernels: chunk
+// `item % chunks_per_segment` of segment `item / chunks_per_segment`, at most `chunk` elements.
 struct ChunkItem {
   const __half* p;   // first element
   std::int64_t len;  // elements
