@@ -193,10 +193,10 @@ TEST_CASE("Reduction256N block level: many chunks per segment, and the automatic
   for (const char* name : {"reduction256n_block", "auto"}) {
     const red::SegmentedVariant& v = variant_named(variants, name);
     // (segments, size): 4 chunks each, 12 or (auto: block level) 280 blocks; 17 chunks each
-    for (const std::pair<std::int64_t, std::int64_t>& shape :
-         {std::pair<std::int64_t, std::int64_t>{3, 3 * (std::int64_t(1) << 18) + 5},
-          {70, 3 * (std::int64_t(1) << 18) + 5},
-          {3, (std::int64_t(1) << 22) + 1}})
+    constexpr std::int64_t kFourChunks = 3 * (std::int64_t(1) << 18) + 5;
+    const std::pair<std::int64_t, std::int64_t> shapes[] = {
+        {3, kFourChunks}, {70, kFourChunks}, {3, (std::int64_t(1) << 22) + 1}};
+    for (const std::pair<std::int64_t, std::int64_t>& shape : shapes)
       for (Dist dist : {Dist::integers, Dist::uniform}) {
         const std::int64_t ns = shape.first, s = shape.second;
         CAPTURE(name);
