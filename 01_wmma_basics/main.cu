@@ -65,9 +65,12 @@ int main(int argc, char** argv) {
       if (common.wants(section)) wb::run_lesson_section(section, opts, report);
 
     if (common.json) {
-      std::cout << "{\"program\": " << tcu::json_escape(prog) << ", \"device\": " << tcu::device_json(info)
-                << ",\n\"results\": " << report.table().to_json()
-                << ",\n\"all_passed\": " << (report.all_passed() ? "true" : "false") << "}\n";
+      std::cout << tcu::JsonObject()
+                       .add("program", prog)
+                       .add("device", info)
+                       .add("results", report.table())
+                       .add("all_passed", report.all_passed())
+                       .dump();
     } else {
       std::cout << "\n== results ==\n" << report.table().to_text();
       std::cout << (report.all_passed() ? "\nAll checks passed.\n"

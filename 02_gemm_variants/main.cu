@@ -44,8 +44,7 @@ int main(int argc, char** argv) {
                  "  02_gemm_variants --sweep --csv gemm.csv       the README's table");
   if (int code = tcu::handle_cli(cli, argc, argv); code >= 0) return code;
   if (m * n > (1LL << 31) || m * k > (1LL << 31) || k * n > (1LL << 31)) {
-    std::cerr << prog << ": matrices of more than 2^31 elements are not supported (M*N, M*K, K*N)\n";
-    return tcu::kExitUsage;
+    return cli.usage_error("matrices of more than 2^31 elements are not supported (M*N, M*K, K*N)");
   }
 
   tcu::DeviceInfo info;
@@ -90,9 +89,12 @@ int main(int argc, char** argv) {
     for (const gm::BenchRow& row : all_rows) all_passed &= row.pass;
     const tcu::Table csv = gm::csv_table(all_rows);
     if (common.json) {
-      std::cout << "{\"program\": " << tcu::json_escape(prog) << ", \"device\": " << tcu::device_json(info)
-                << ",\n\"results\": " << csv.to_json() << ",\n\"all_passed\": " << (all_passed ? "true" : "false")
-                << "}\n";
+      std::cout << tcu::JsonObject()
+                       .add("program", prog)
+                       .add("device", info)
+                       .add("results", csv)
+                       .add("all_passed", all_passed)
+                       .dump();
     } else {
       std::cout << (all_passed ? "\nAll variants verified.\n" : "\nSome variants FAILED verification.\n");
     }

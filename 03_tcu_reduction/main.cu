@@ -78,18 +78,15 @@ int main(int argc, char** argv) {
       "  03_tcu_reduction --dist int --json                 bit-exact checks, results as JSON");
   if (int code = tcu::handle_cli(cli, argc, argv); code >= 0) return code;
   if (lo > hi) {
-    std::cerr << prog << ": --sweep-lo " << lo << " is above --sweep-hi " << hi << "\n";
-    return tcu::kExitUsage;
+    return cli.usage_error("--sweep-lo " + std::to_string(lo) + " is above --sweep-hi " + std::to_string(hi));
   }
   if (int(common.sweep) + int(warp_block) + int(accuracy) + int(energy) > 1) {
-    std::cerr << prog << ": choose one of --sweep, --warp-block, --accuracy, --energy\n";
-    return tcu::kExitUsage;
+    return cli.usage_error("choose one of --sweep, --warp-block, --accuracy, --energy");
   }
   const bool big = common.sweep || warp_block || energy;
   if (n < 0) n = big ? (std::int64_t(1) << 28) : (std::int64_t(1) << 24);
   if (!big && !accuracy && segment > n) {
-    std::cerr << prog << ": --segment-size " << segment << " is larger than --n " << n << "\n";
-    return tcu::kExitUsage;
+    return cli.usage_error("--segment-size " + std::to_string(segment) + " is larger than --n " + std::to_string(n));
   }
 
   tcu::DeviceInfo info;
@@ -106,8 +103,7 @@ int main(int argc, char** argv) {
       ao.seed = static_cast<std::uint64_t>(common.seed);
       const tcu::Table t = red::run_accuracy(ao);
       if (common.json)
-        out << "{\"program\": " << tcu::json_escape(prog) << ", \"device\": " << tcu::device_json(info)
-            << ",\n\"results\": " << t.to_json() << ",\n\"all_passed\": true}\n";
+        out << tcu::JsonObject().add("program", prog).add("device", info).add("results", t).add("all_passed", true).dump();
       else
         out << "\n== accuracy: |sum - FP64| / |FP64| of whole arrays ==\n" << t.to_text();
       if (!common.csv.empty()) tcu::write_text_file(common.csv, t.to_csv());
@@ -121,8 +117,7 @@ int main(int argc, char** argv) {
       std::string status;
       const tcu::Table t = red::run_energy(eo, status);
       if (common.json)
-        out << "{\"program\": " << tcu::json_escape(prog) << ", \"nvml\": " << tcu::json_escape(status)
-            << ",\n\"results\": " << t.to_json() << ",\n\"all_passed\": true}\n";
+        out << tcu::JsonObject().add("program", prog).add("nvml", status).add("results", t).add("all_passed", true).dump();
       else
         out << "\n== energy per element (" << status << ") ==\n" << t.to_text();
       if (!common.csv.empty()) tcu::write_text_file(common.csv, t.to_csv());
@@ -152,11 +147,14 @@ int main(int argc, char** argv) {
     const red::SegmentedReport rep = red::run_segmented(so, probe.read_stream.gb_per_s());
 
     if (common.json) {
-      out << "{\"program\": " << tcu::json_escape(prog) << ", \"device\": " << tcu::device_json(info)
-          << ", \"read_stream_gb_per_s\": " << tcu::json_number(rep.read_gb_per_s)
-          << ", \"baselines_cccl\": " << tcu::json_escape(tcu::format_cccl_version(tcu::built_cccl_version()))
-          << ",\n\"results\": " << rep.csv.to_json() << ",\n\"all_passed\": " << (rep.all_passed ? "true" : "false")
-          << "}\n";
+      out << tcu::JsonObject()
+                 .add("program", prog)
+                 .add("device", info)
+                 .add("read_stream_gb_per_s", rep.read_gb_per_s)
+                 .add("baselines_cccl", tcu::format_cccl_version(tcu::built_cccl_version()))
+                 .add("results", rep.csv)
+                 .add("all_passed", rep.all_passed)
+                 .dump();
     } else {
       out << "read stream (same run): " << rep.read_gb_per_s << " GB/s = "
           << tcu::read_gelem_ceiling(rep.read_gb_per_s, 2) << " G fp16 elements/s\n"

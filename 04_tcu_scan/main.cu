@@ -50,18 +50,11 @@ int main(int argc, char** argv) {
   common.repeat = 20;
   tcu::add_common_options(cli, common, sb::variant_names());
   std::int64_t n = std::int64_t(1) << 28, segment_size = 256;
-  std::string out = "both", n_text;
+  std::string out = "both";
   bool exclusive = false;
   std::string baselines_only;
-  cli.add_string(
-      "--n", &n_text, "elements in total (rounded down to whole segments; default 2^28)",
-      [&](const std::string& v) -> std::optional<std::string> {
-        auto c = tcu::parse_count(v);
-        if (!c || *c < 1 || *c > (std::int64_t(1) << 31)) return "expects a count between 1 and 2^31 (e.g. 2^28, 64M)";
-        n = *c;
-        return std::nullopt;
-      },
-      "COUNT");
+  cli.add_int("--n", &n, "elements in total (rounded down to whole segments; default 2^28)", 1,
+              std::int64_t(1) << 31);
   cli.add_int("--segment-size", &segment_size, "elements per segment (default 256)", 1, std::int64_t(1) << 31);
   cli.add_string("--out", &out, "output type: fp16, fp32 or both (default both)", {"fp16", "fp32", "both"});
   cli.add_flag("--exclusive", &exclusive, "exclusive instead of inclusive scans");
@@ -89,15 +82,13 @@ int main(int argc, char** argv) {
       "  04_tcu_scan --dist int --json                 bit-exact checks, JSON");
   if (int code = tcu::handle_cli(cli, argc, argv); code >= 0) return code;
   if (segment_size > n) {
-    std::cerr << prog << ": --segment-size (" << segment_size << ") must not exceed --n (" << n << ")\n";
-    return tcu::kExitUsage;
+    return cli.usage_error("--segment-size " + std::to_string(segment_size) + " is larger than --n " + std::to_string(n));
   }
 
   if (const std::optional<tcu::ScanAlgorithm> chosen = tcu::parse_scan_algorithm(common.algo);
       !common.sweep && chosen && !tcu::scan_algorithm_supports(*chosen, segment_size)) {
-    std::cerr << prog << ": --algo " << common.algo << " does not take --segment-size " << segment_size << " ("
-              << tcu::scan_algorithm_description(*chosen) << ")\n";
-    return tcu::kExitUsage;
+    return cli.usage_error("--algo " + common.algo + " does not take --segment-size " + std::to_string(segment_size) +
+                           " (" + tcu::scan_algorithm_description(*chosen) + ")");
   }
 
   tcu::DeviceInfo info;
@@ -127,12 +118,15 @@ int main(int argc, char** argv) {
 
     const tcu::Table table = sb::text_table(rows);
     if (common.json) {
-      std::cout << "{\"program\": " << tcu::json_escape(prog) << ", \"device\": " << tcu::device_json(info)
-                << ", \"copy_gb_per_s\": " << tcu::json_number(probe.copy.gb_per_s())
-                << ", \"baselines_cccl\": " << tcu::json_escape(tcu::format_cccl_version(tcu::built_cccl_version()))
-                << ", \"scan\": " << tcu::json_escape(exclusive ? "exclusive" : "inclusive")
-                << ",\n\"results\": " << sb::csv_table(rows).to_json()
-                << ",\n\"all_passed\": " << (all_pass ? "true" : "false") << "}\n";
+      std::cout << tcu::JsonObject()
+                       .add("program", prog)
+                       .add("device", info)
+                       .add("copy_gb_per_s", probe.copy.gb_per_s())
+                       .add("baselines_cccl", tcu::format_cccl_version(tcu::built_cccl_version()))
+                       .add("scan", exclusive ? "exclusive" : "inclusive")
+                       .add("results", sb::csv_table(rows))
+                       .add("all_passed", all_pass)
+                       .dump();
     } else {
       std::cout << tcu::describe(info) << "\n"
                 << "copy bandwidth (same run): " << probe.copy.gb_per_s() << " GB/s; read stream "

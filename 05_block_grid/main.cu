@@ -34,26 +34,9 @@ int main(int argc, char** argv) {
   std::vector<std::int64_t> segments{std::int64_t(1) << 16};
   std::string op = "all";
   cli.add_int("--n", &n, "elements (default 2^24; 2^28 with --sweep)", 1, (std::int64_t(1) << 33));
-  std::string segment_text;
-  cli.add_string(
-      "--segment-size", &segment_text,
-      "elements per segment of the segmented rows: one size or a comma-separated list (default 2^16)",
-      [&segments](const std::string& text) -> std::optional<std::string> {
-        std::vector<std::int64_t> list;
-        std::size_t start = 0;
-        while (start <= text.size()) {
-          const std::size_t comma = std::min(text.find(',', start), text.size());
-          const std::optional<std::int64_t> v = tcu::parse_count(text.substr(start, comma - start));
-          if (!v || *v < 1 || *v > (std::int64_t(1) << 33))
-            return "expects segment sizes in [1, 2^33], one or comma-separated (e.g. 2^16 or 2^14,2^20), got '" +
-                   text + "'";
-          list.push_back(*v);
-          start = comma + 1;
-        }
-        segments = list;
-        return std::nullopt;
-      },
-      "SIZE[,SIZE…]");
+  cli.add_int_list("--segment-size", &segments,
+                   "elements per segment of the segmented rows: one size or a comma-separated list (default 2^16)", 1,
+                   std::int64_t(1) << 33);
   cli.add_string("--op", &op, "which operation (default all)",
                  {"all", "reduce", "scan", "segmented_reduce", "segmented_scan"});
   cli.add_epilog(
@@ -76,8 +59,7 @@ int main(int argc, char** argv) {
   if (n < 0) n = common.sweep ? (std::int64_t(1) << 28) : (std::int64_t(1) << 24);
   for (std::int64_t segment : segments)
     if (!common.sweep && (op == "all" || op.rfind("segmented", 0) == 0) && segment > n) {
-      std::cerr << prog << ": --segment-size " << segment << " is larger than --n " << n << "\n";
-      return tcu::kExitUsage;
+      return cli.usage_error("--segment-size " + std::to_string(segment) + " is larger than --n " + std::to_string(n));
     }
 
   tcu::DeviceInfo info;
@@ -111,11 +93,15 @@ int main(int argc, char** argv) {
     o.progress = !common.json;
     const bd::Report rep = bd::run_benchmarks(o, probe.read_stream.gb_per_s(), probe.copy.gb_per_s());
     if (common.json) {
-      out << "{\"program\": " << tcu::json_escape(prog) << ", \"device\": " << tcu::device_json(info)
-          << ", \"cccl\": " << tcu::json_escape("CCCL " + tcu::format_cccl_version(tcu::built_cccl_version()))
-          << ", \"read_stream_gb_per_s\": " << tcu::json_number(probe.read_stream.gb_per_s())
-          << ", \"copy_gb_per_s\": " << tcu::json_number(probe.copy.gb_per_s()) << ",\n\"results\": "
-          << rep.table.to_json() << ",\n\"all_passed\": " << (rep.all_passed ? "true" : "false") << "}\n";
+      out << tcu::JsonObject()
+                 .add("program", prog)
+                 .add("device", info)
+                 .add("cccl", "CCCL " + tcu::format_cccl_version(tcu::built_cccl_version()))
+                 .add("read_stream_gb_per_s", probe.read_stream.gb_per_s())
+                 .add("copy_gb_per_s", probe.copy.gb_per_s())
+                 .add("results", rep.table)
+                 .add("all_passed", rep.all_passed)
+                 .dump();
     } else {
       out << "read stream (same run): " << probe.read_stream.gb_per_s() << " GB/s; copy: " << probe.copy.gb_per_s()
           << " GB/s (read + written)\n"

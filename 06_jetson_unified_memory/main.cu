@@ -63,8 +63,7 @@ int main(int argc, char** argv) {
   req.sweep_max = std::max(sweep_max, um::kSweepMinBytes);
   const um::SizePlan plan = um::plan_sizes(req);
   if (!plan.error.empty()) {
-    std::cerr << prog << ": error: " << plan.error << "\n";
-    return tcu::kExitUsage;
+    return cli.usage_error(plan.error);
   }
 
   tcu::DeviceInfo info;
@@ -96,8 +95,7 @@ int main(int argc, char** argv) {
                                um::format_bytes(static_cast<std::uint64_t>(elements) * 2) + ")";
       if (auto err = um::check_fits(worst, budget, what)) {
         if (!common.sweep) {
-          std::cerr << prog << ": error: " << *err << "\n";
-          return tcu::kExitUsage;
+          return cli.usage_error(*err);
         }
         std::cerr << prog << ": sweep: leaving out " << *err << "\n";
         continue;
@@ -105,8 +103,7 @@ int main(int argc, char** argv) {
       sizes.push_back(elements);
     }
     if (sizes.empty()) {
-      std::cerr << prog << ": error: no size of the sweep fits in memory\n";
-      return tcu::kExitUsage;
+      return cli.usage_error("no size of the sweep fits in memory");
     }
 
     double read_stream = 0;
@@ -142,14 +139,19 @@ int main(int argc, char** argv) {
     for (const auto& r : reports) all_passed = all_passed && r.pass;
     const tcu::Table csv = um::csv_table(reports);
     if (common.json) {
-      std::cout << "{\"program\": " << tcu::json_escape(prog) << ", \"device\": " << tcu::device_json(info)
-                << ",\n\"platform\": {\"integrated\": " << (platform.integrated ? "true" : "false")
-                << ", \"concurrent_managed_access\": " << (platform.concurrent_managed_access ? "true" : "false")
-                << ", \"pageable_memory_access\": " << (platform.pageable_memory_access ? "true" : "false")
-                << ", \"can_map_host_memory\": " << (platform.can_map_host_memory ? "true" : "false")
-                << "},\n\"read_stream_gb_per_s\": " << tcu::json_number(read_stream)
-                << ",\n\"results\": " << um::text_table(reports, read_stream).to_json()
-                << ",\n\"all_passed\": " << (all_passed ? "true" : "false") << "}\n";
+      tcu::JsonObject plat;
+      plat.add("integrated", platform.integrated)
+          .add("concurrent_managed_access", platform.concurrent_managed_access)
+          .add("pageable_memory_access", platform.pageable_memory_access)
+          .add("can_map_host_memory", platform.can_map_host_memory);
+      std::cout << tcu::JsonObject()
+                       .add("program", prog)
+                       .add("device", info)
+                       .add("platform", plat)
+                       .add("read_stream_gb_per_s", read_stream)
+                       .add("results", um::text_table(reports, read_stream))
+                       .add("all_passed", all_passed)
+                       .dump();
     } else {
       std::cout << "== median of " << cfg.repeat << " workflows per mode (after " << cfg.warmup
                 << " warm-up), fp16 input, --dist " << tcu::dist_name(common.dist_value())

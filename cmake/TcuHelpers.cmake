@@ -5,6 +5,7 @@ include_guard(GLOBAL)
 # GPU is present. Keep in sync with tcu::kExitSkipTest in common/exit_codes.hpp.
 set(TCU_SKIP_RETURN_CODE 77)
 set_property(GLOBAL PROPERTY TCU_TOUR_TARGETS "")
+set_property(GLOBAL PROPERTY TCU_TEST_TARGETS "")
 
 # tcu_add_chapter(<target> SOURCES ... [LIBS ...] [TOUR_ARGS ...])
 # A chapter executable in build/bin, run by the `tour` target with TOUR_ARGS.
@@ -23,6 +24,8 @@ function(tcu_add_test name kind)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  # The tour runs the tests without a GPU, so it builds them (CMakeLists.txt, target `tour`).
+  set_property(GLOBAL APPEND PROPERTY TCU_TEST_TARGETS ${name})
   if(kind STREQUAL "GPU")
     target_link_libraries(${name} PRIVATE tcu_test_main_gpu tcu_common tcu_flags ${ARG_LIBS})
     add_test(NAME ${name} COMMAND ${name})
@@ -70,4 +73,36 @@ function(tcu_add_no_driver_library_test name)
   add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DOBJDUMP=${CMAKE_OBJDUMP}" "-DFILES=${_files}"
            "-DFORBIDDEN=^lib(cuda|nvidia-ml)\\.so" -P ${PROJECT_SOURCE_DIR}/cmake/CheckNeededLibraries.cmake)
   set_tests_properties(${name} PROPERTIES LABELS host SKIP_REGULAR_EXPRESSION "objdump is missing")
+endfunction()
+
+# tcu_add_cli_tests(<target> COUNT_FLAG <flag> [SEGMENT_FLAG <flag>])
+# The command-line contract every executable keeps: --help exits 0; an unknown flag, a stray
+# argument (also after --help), a malformed, negative or too large count, a segment size of 0
+# and an unwritable --csv exit 2 with one message shape ("<program>: error: ...", then the
+# --help hint); with every GPU hidden the program exits 3 and says so.
+function(tcu_add_cli_tests target)
+  cmake_parse_arguments(ARG "" "COUNT_FLAG;SEGMENT_FLAG" "" ${ARGN})
+  set(_hint "\nRun '${target} --help' for the list of flags")
+  set(_err "${target}: error: ")
+  tcu_add_exit_code_test(${target}_cli_help COMMAND ${target} ARGS "--help" EXPECT 0 MATCH "Exit codes")
+  tcu_add_exit_code_test(${target}_cli_unknown_flag COMMAND ${target} ARGS "--bogus" EXPECT 2
+                         MATCH "${_err}unknown flag '--bogus'${_hint}")
+  tcu_add_exit_code_test(${target}_cli_stray_argument COMMAND ${target} ARGS "extra" EXPECT 2
+                         MATCH "${_err}unexpected argument 'extra'[^\n]*${_hint}")
+  tcu_add_exit_code_test(${target}_cli_help_stray_argument COMMAND ${target} ARGS "--help extra" EXPECT 2
+                         MATCH "${_err}unexpected argument 'extra'[^\n]*${_hint}")
+  tcu_add_exit_code_test(${target}_cli_count_malformed COMMAND ${target} ARGS "${ARG_COUNT_FLAG} abc" EXPECT 2
+                         MATCH "${_err}${ARG_COUNT_FLAG}: expects a count \\(e.g. 1000, 2\\^20, 64K\\), not 'abc'${_hint}")
+  tcu_add_exit_code_test(${target}_cli_count_negative COMMAND ${target} ARGS "${ARG_COUNT_FLAG} -5" EXPECT 2
+                         MATCH "${_err}${ARG_COUNT_FLAG}: must be between [^\n]*, not '-5'${_hint}")
+  tcu_add_exit_code_test(${target}_cli_count_too_large COMMAND ${target} ARGS "${ARG_COUNT_FLAG} 2^64" EXPECT 2
+                         MATCH "${_err}${ARG_COUNT_FLAG}: must be between [^\n]*, not '2\\^64' \\(too large\\)${_hint}")
+  tcu_add_exit_code_test(${target}_cli_csv_unwritable COMMAND ${target} ARGS "--csv /nonexistent-dir/out.csv"
+                         EXPECT 2 MATCH "${_err}--csv: cannot write '/nonexistent-dir/out.csv'[^\n]*${_hint}")
+  if(ARG_SEGMENT_FLAG)
+    tcu_add_exit_code_test(${target}_cli_segment_zero COMMAND ${target} ARGS "${ARG_SEGMENT_FLAG} 0" EXPECT 2
+                           MATCH "${_err}${ARG_SEGMENT_FLAG}: must be between 1 and [^\n]*, not '0'${_hint}")
+  endif()
+  tcu_add_exit_code_test(${target}_cli_no_gpu COMMAND ${target} EXPECT 3 MATCH "GPU")
+  set_tests_properties(${target}_cli_no_gpu PROPERTIES ENVIRONMENT "CUDA_VISIBLE_DEVICES=-1")
 endfunction()

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 namespace tcu {
 
 Table::Table(std::vector<Column> columns) : columns_(std::move(columns)) {}
@@ -43,6 +45,16 @@ std::string text_of(const Cell& c, const Column& col) {
   return std::visit(V{col}, c);
 }
 
+// The shortest %g form that reads back exactly ("4", "0.1", "1e-300").
+std::string shortest_decimal(double v) {
+  char buf[40];
+  for (int prec = 1; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
 std::string csv_of(const Cell& c) {
   struct V {
     std::string operator()(std::monostate) const { return ""; }
@@ -56,22 +68,49 @@ std::string csv_of(const Cell& c) {
     std::string operator()(double d) const {
       if (std::isnan(d)) return "nan";
       if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-      return json_number(d);
+      return shortest_decimal(d);
     }
     std::string operator()(bool b) const { return b ? "true" : "false"; }
   };
   return std::visit(V{}, c);
 }
 
-std::string json_of(const Cell& c) {
+nlohmann::ordered_json json_of(const Cell& c) {
   struct V {
-    std::string operator()(std::monostate) const { return "null"; }
-    std::string operator()(const std::string& s) const { return json_escape(s); }
-    std::string operator()(std::int64_t i) const { return std::to_string(i); }
-    std::string operator()(double d) const { return json_number(d); }
-    std::string operator()(bool b) const { return b ? "true" : "false"; }
+    nlohmann::ordered_json operator()(std::monostate) const { return nullptr; }
+    nlohmann::ordered_json operator()(const std::string& s) const { return s; }
+    nlohmann::ordered_json operator()(std::int64_t i) const { return i; }
+    nlohmann::ordered_json operator()(double d) const {
+      return std::isfinite(d) ? nlohmann::ordered_json(d) : nlohmann::ordered_json(nullptr);
+    }
+    nlohmann::ordered_json operator()(bool b) const { return b; }
   };
   return std::visit(V{}, c);
+}
+
+nlohmann::ordered_json json_of(const Table& t) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& row : t.rows()) {
+    nlohmann::ordered_json r = nlohmann::ordered_json::object();
+    for (std::size_t c = 0; c < t.columns().size(); ++c) r[t.columns()[c].name] = json_of(row[c]);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+nlohmann::ordered_json json_of(const DeviceInfo& d) {
+  nlohmann::ordered_json j;
+  j["name"] = d.name;
+  j["compute_capability"] = std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+  j["sms"] = d.sm_count;
+  j["sm_clock_mhz"] = d.sm_clock_mhz;
+  j["memory_bytes"] = d.global_mem_bytes;
+  j["l2_bytes"] = d.l2_bytes;
+  j["integrated"] = d.integrated;
+  j["cuda_runtime"] = format_cuda_version(d.runtime_version);
+  j["cuda_driver"] = format_cuda_version(d.driver_version);
+  j["cccl"] = format_cccl_version(d.cccl_version);
+  return j;
 }
 
 bool is_numeric(const Cell& c) {
@@ -120,62 +159,41 @@ std::string Table::to_csv() const {
   return os.str();
 }
 
-std::string Table::to_json() const {
-  std::ostringstream os;
-  os << "[";
-  for (std::size_t r = 0; r < rows_.size(); ++r) {
-    os << (r ? ",\n " : "\n ") << "{";
-    for (std::size_t c = 0; c < columns_.size(); ++c)
-      os << (c ? ", " : "") << json_escape(columns_[c].name) << ": " << json_of(rows_[r][c]);
-    os << "}";
-  }
-  os << (rows_.empty() ? "]" : "\n]");
-  return os.str();
-}
+std::string Table::to_json() const { return json_of(*this).dump(1); }
 
-std::string json_escape(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char ch : s) {
-    switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (ch < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-          out += buf;
-        } else {
-          out += static_cast<char>(ch);
-        }
-    }
-  }
-  return out + "\"";
-}
+std::string json_escape(const std::string& s) { return nlohmann::ordered_json(s).dump(); }
 
 std::string json_number(double v) {
-  if (!std::isfinite(v)) return "null";
-  char buf[40];
-  for (int prec = 1; prec <= 17; ++prec) {  // shortest form that reads back exactly
-    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
+  // nlohmann/json writes the shortest form that reads back exactly.
+  return std::isfinite(v) ? nlohmann::ordered_json(v).dump() : "null";
 }
 
-std::string device_json(const DeviceInfo& d) {
-  std::ostringstream os;
-  os << "{\"name\": " << json_escape(d.name) << ", \"compute_capability\": \"" << d.cc_major << "."
-     << d.cc_minor << "\", \"sms\": " << d.sm_count << ", \"sm_clock_mhz\": " << d.sm_clock_mhz
-     << ", \"memory_bytes\": " << d.global_mem_bytes << ", \"l2_bytes\": " << d.l2_bytes
-     << ", \"integrated\": " << (d.integrated ? "true" : "false") << ", \"cuda_runtime\": \""
-     << format_cuda_version(d.runtime_version) << "\", \"cuda_driver\": \""
-     << format_cuda_version(d.driver_version) << "\", \"cccl\": \"" << format_cccl_version(d.cccl_version)
-     << "\"}";
-  return os.str();
+std::string device_json(const DeviceInfo& d) { return json_of(d).dump(); }
+
+struct JsonObject::Impl {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+};
+
+JsonObject::JsonObject() : impl_(std::make_unique<Impl>()) {}
+JsonObject::~JsonObject() = default;
+JsonObject& JsonObject::add(const std::string& key, const Cell& value) {
+  impl_->j[key] = json_of(value);
+  return *this;
 }
+JsonObject& JsonObject::add(const std::string& key, const char* value) { return add(key, Cell{std::string(value)}); }
+JsonObject& JsonObject::add(const std::string& key, const Table& table) {
+  impl_->j[key] = json_of(table);
+  return *this;
+}
+JsonObject& JsonObject::add(const std::string& key, const DeviceInfo& device) {
+  impl_->j[key] = json_of(device);
+  return *this;
+}
+JsonObject& JsonObject::add(const std::string& key, const JsonObject& object) {
+  impl_->j[key] = object.impl_->j;
+  return *this;
+}
+std::string JsonObject::dump() const { return impl_->j.dump(1) + "\n"; }
 
 void write_text_file(const std::string& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary);

@@ -2,6 +2,7 @@
 // Results as an aligned text table, CSV and JSON — one Table, three renderings, so the
 // numbers printed, written to docs/results/ and graded by --json are the same numbers.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -39,9 +40,30 @@ class Table {
   std::vector<std::vector<Cell>> rows_;
 };
 
+// JSON is written by nlohmann/json (kept inside report.cpp, so nvcc never compiles it).
 std::string json_escape(const std::string& s);  // with the surrounding quotes
 std::string json_number(double v);              // shortest round-trip form; null if not finite
 std::string device_json(const DeviceInfo& d);
+
+// A JSON object built key by key, keys in the order added; what --json prints:
+//   std::cout << tcu::JsonObject().add("program", prog).add("device", info).add("results", table).dump();
+class JsonObject {
+ public:
+  JsonObject();
+  ~JsonObject();
+  JsonObject(const JsonObject&) = delete;
+  JsonObject& operator=(const JsonObject&) = delete;
+  JsonObject& add(const std::string& key, const Cell& value);  // NaN and Inf become null
+  JsonObject& add(const std::string& key, const char* value);
+  JsonObject& add(const std::string& key, const Table& table);  // [{"col": value, ...}, ...]
+  JsonObject& add(const std::string& key, const DeviceInfo& device);
+  JsonObject& add(const std::string& key, const JsonObject& object);
+  std::string dump() const;  // indented, with a final newline
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // Writes `text` to `path`; throws std::runtime_error with the path and reason on failure.
 void write_text_file(const std::string& path, const std::string& text);

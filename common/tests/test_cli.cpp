@@ -5,7 +5,7 @@
 #include "common/cli.hpp"
 
 namespace {
-tcu::ParseOutcome parse(const tcu::CliParser& cli, std::vector<const char*> args) {
+tcu::ParseOutcome parse(tcu::CliParser& cli, std::vector<const char*> args) {
   args.insert(args.begin(), "prog");
   return cli.parse(static_cast<int>(args.size()), args.data());
 }
@@ -50,27 +50,72 @@ TEST_CASE("CliParser: values, flags, = form, errors") {
   SUBCASE("range") {
     auto r = parse(cli, {"--n", "1001"});
     CHECK(r.kind == tcu::ParseOutcome::Kind::error);
-    CHECK(r.message.find("between 1 and 1000") != std::string::npos);
+    CHECK(r.message == "--n: must be between 1 and 1000, not '1001'");
     CHECK(parse(cli, {"--n", "0"}).kind == tcu::ParseOutcome::Kind::error);
-    CHECK(parse(cli, {"--n", "-5"}).kind == tcu::ParseOutcome::Kind::error);
+    CHECK(parse(cli, {"--n", "-5"}).message == "--n: must be between 1 and 1000, not '-5'");
+    CHECK(parse(cli, {"--n", "2^64"}).message == "--n: must be between 1 and 1000, not '2^64' (too large)");
+    CHECK(parse(cli, {"--n=-5"}).kind == tcu::ParseOutcome::Kind::error);
+  }
+  SUBCASE("the last of a repeated flag wins") {
+    CHECK(parse(cli, {"--n", "3", "--n", "9"}).kind == tcu::ParseOutcome::Kind::run);
+    CHECK(n == 9);
   }
   SUBCASE("unknown flag, stray argument, missing value, value on a switch, bad choice") {
-    CHECK(parse(cli, {"--bogus"}).message.find("unknown flag '--bogus'") != std::string::npos);
-    CHECK(parse(cli, {"n"}).kind == tcu::ParseOutcome::Kind::error);
-    CHECK(parse(cli, {"--n"}).message.find("needs a value") != std::string::npos);
-    CHECK(parse(cli, {"--fast=1"}).message.find("takes no value") != std::string::npos);
-    CHECK(parse(cli, {"--mode", "c"}).message.find("choose from a, b") != std::string::npos);
-    CHECK(parse(cli, {"--n", "abc"}).message.find("expects an integer") != std::string::npos);
+    CHECK(parse(cli, {"--bogus"}).message == "unknown flag '--bogus'");
+    CHECK(parse(cli, {"--bogus=3"}).message == "unknown flag '--bogus'");
+    CHECK(parse(cli, {"n"}).message.find("unexpected argument 'n'") == 0);
+    CHECK(parse(cli, {"--n", "5", "7"}).message.find("unexpected argument '7'") == 0);
+    CHECK(parse(cli, {"--n"}).message == "--n: needs a value");
+    CHECK(parse(cli, {"--fast=abc"}).message == "--fast: takes no value, not 'abc'");
+    CHECK(parse(cli, {"--mode", "c"}).message == "--mode: unknown value 'c' (choose from a, b)");
+    CHECK(parse(cli, {"--mode="}).kind == tcu::ParseOutcome::Kind::error);
+    CHECK(parse(cli, {"--n", "abc"}).message == "--n: expects a count (e.g. 1000, 2^20, 64K), not 'abc'");
+    CHECK(parse(cli, {"--n", "1.5"}).message == "--n: expects a count (e.g. 1000, 2^20, 64K), not '1.5'");
   }
-  SUBCASE("help wins even after an error") {
-    CHECK(parse(cli, {"--bogus", "--help"}).kind == tcu::ParseOutcome::Kind::help);
+  SUBCASE("help, unless something else on the line is wrong") {
     CHECK(parse(cli, {"-h"}).kind == tcu::ParseOutcome::Kind::help);
+    CHECK(parse(cli, {"--n", "5", "--help"}).kind == tcu::ParseOutcome::Kind::help);
+    CHECK(parse(cli, {"--help", "extra"}).message.find("unexpected argument 'extra'") == 0);
+    CHECK(parse(cli, {"--bogus", "--help"}).message == "unknown flag '--bogus'");
   }
   SUBCASE("help text lists every flag") {
     const std::string h = cli.help();
-    for (const char* name : {"--n N", "--mode a|b", "--fast", "--help", "Exit codes"})
+    for (const char* name : {"--n N", "--mode a|b", "--fast", "--help", "Exit codes", "2^20"})
       CHECK_MESSAGE(h.find(name) != std::string::npos, name);
   }
+}
+
+TEST_CASE("check_count: the value, or the message of the flag") {
+  CHECK(tcu::check_count("64K", 1, 1 << 20).value == 65536);
+  CHECK(tcu::check_count("-3", -5, 5).value == -3);
+  CHECK(tcu::check_count("0", 1, 10).error == "must be between 1 and 10, not '0'");
+  CHECK(tcu::check_count("2^40", 1, std::int64_t(1) << 31).error == "must be between 1 and 2^31, not '2^40'");
+  CHECK(tcu::check_count("99999999999999999999", 1, 10).error.find("(too large)") != std::string::npos);
+  CHECK(tcu::check_count("2^63", 1, 10).error.find("(too large)") != std::string::npos);
+  for (const char* bad : {"", "x", "1.5", "12x", "2^", "3^4", "1KB", " 1", "--5", "2^1K"})
+    CHECK_MESSAGE(tcu::check_count(bad, 0, 100).error.find("expects a count") == 0, bad);
+  CHECK(tcu::format_count(1024) == "2^10");
+  CHECK(tcu::format_count(1000) == "1000");
+  CHECK(tcu::format_count(512) == "512");
+  CHECK(tcu::format_count(std::int64_t(1) << 33) == "2^33");
+}
+
+TEST_CASE("CliParser: a list of counts") {
+  tcu::CliParser cli("prog", "test");
+  std::vector<std::int64_t> sizes{7};
+  cli.add_int_list("--segment-size", &sizes, "sizes", 1, std::int64_t(1) << 33);
+  CHECK(parse(cli, {}).kind == tcu::ParseOutcome::Kind::run);
+  CHECK(sizes == std::vector<std::int64_t>{7});
+  CHECK(parse(cli, {"--segment-size", "2^14,1000,64K"}).kind == tcu::ParseOutcome::Kind::run);
+  CHECK(sizes == std::vector<std::int64_t>{16384, 1000, 65536});
+  CHECK(parse(cli, {"--segment-size", "2^14,0"}).message == "--segment-size: must be between 1 and 2^33, not '0'");
+  CHECK(parse(cli, {"--segment-size", "2^14,x"}).message.find("expects a count") != std::string::npos);
+  CHECK(parse(cli, {"--segment-size", "5", "extra"}).message.find("unexpected argument 'extra'") == 0);
+}
+
+TEST_CASE("usage_error: the shape of every usage error, exit 2") {
+  tcu::CliParser cli("prog", "test");
+  CHECK(cli.usage_error("--segment-size 300 is larger than --n 100") == 2);
 }
 
 TEST_CASE("handle_cli exit codes") {

@@ -35,9 +35,9 @@ TEST_CASE("Table renders text, CSV and JSON from the same cells") {
         ",0,0.1,true\n");
 
   CHECK(t.to_json() ==
-        "[\n {\"name\": \"a,b\", \"n\": 16, \"ms\": 1.5, \"pass\": true},\n"
-        " {\"name\": \"say \\\"hi\\\"\", \"n\": -3, \"ms\": null, \"pass\": false},\n"
-        " {\"name\": null, \"n\": 0, \"ms\": 0.1, \"pass\": true}\n]");
+        "[\n {\n  \"name\": \"a,b\",\n  \"n\": 16,\n  \"ms\": 1.5,\n  \"pass\": true\n },\n"
+        " {\n  \"name\": \"say \\\"hi\\\"\",\n  \"n\": -3,\n  \"ms\": null,\n  \"pass\": false\n },\n"
+        " {\n  \"name\": null,\n  \"n\": 0,\n  \"ms\": 0.1,\n  \"pass\": true\n }\n]");
 }
 
 TEST_CASE("Table rejects rows of the wrong width; empty tables render") {
@@ -69,9 +69,27 @@ TEST_CASE("device_json names the GPU and versions") {
   d.driver_version = 13000;
   d.cccl_version = 3000001;
   const std::string j = tcu::device_json(d);
-  CHECK(j.find("\"compute_capability\": \"9.0\"") != std::string::npos);
-  CHECK(j.find("\"cccl\": \"3.0.1\"") != std::string::npos);
-  CHECK(j.find("\"cuda_runtime\": \"13.0\"") != std::string::npos);
+  CHECK(j.find("\"compute_capability\":\"9.0\"") != std::string::npos);
+  CHECK(j.find("\"cccl\":\"3.0.1\"") != std::string::npos);
+  CHECK(j.find("\"cuda_runtime\":\"13.0\"") != std::string::npos);
+}
+
+TEST_CASE("JsonObject: keys in the order added, tables as arrays, non-finite numbers as null") {
+  tcu::Table t({{"variant"}, {"ms"}});
+  t.add_row({std::string("a\"b"), 1.5});
+  tcu::JsonObject inner;
+  inner.add("integrated", false);
+  const std::string j = tcu::JsonObject()
+                            .add("program", "prog")
+                            .add("n", std::int64_t{12})
+                            .add("gb_per_s", NAN)
+                            .add("platform", inner)
+                            .add("results", t)
+                            .add("all_passed", true)
+                            .dump();
+  CHECK(j ==
+        "{\n \"program\": \"prog\",\n \"n\": 12,\n \"gb_per_s\": null,\n \"platform\": {\n  \"integrated\": false\n },\n"
+        " \"results\": [\n  {\n   \"variant\": \"a\\\"b\",\n   \"ms\": 1.5\n  }\n ],\n \"all_passed\": true\n}\n");
 }
 
 TEST_CASE("write_text_file writes, and fails clearly on a bad path") {

@@ -45,9 +45,9 @@ int main(int argc, char** argv) {
       bytes = 0;  // the default size
     } else if (static_cast<std::size_t>(bytes) > free_b / 2 - free_b / 16) {
       // The copy probe needs two buffers of this size, and the GPU some room besides.
-      std::cerr << prog << ": error: --bytes " << bytes << " needs two buffers, but the GPU has "
-                << (free_b >> 20) << " MiB free: ask for at most " << ((free_b / 2 - free_b / 16) >> 20) << " MiB\n";
-      return tcu::kExitUsage;
+      return cli.usage_error("--bytes " + std::to_string(bytes) + " needs two buffers, but the GPU has " +
+                             std::to_string(free_b >> 20) + " MiB free: ask for at most " +
+                             std::to_string((free_b / 2 - free_b / 16) >> 20) + " MiB");
     }
     const tcu::BandwidthProbe bw = tcu::run_bandwidth_probe(
         static_cast<std::size_t>(bytes), {static_cast<int>(warmup), static_cast<int>(repeat)});
@@ -55,8 +55,7 @@ int main(int argc, char** argv) {
     for (const auto* r : {&bw.read_stream, &bw.copy})
       t.add_row({r->probe, static_cast<std::int64_t>(r->bytes), r->time.median_ms, r->gb_per_s()});
     if (json) {
-      std::cout << "{\"program\": \"" << prog << "\", \"device\": " << tcu::device_json(info)
-                << ",\n\"results\": " << t.to_json() << "}\n";
+      std::cout << tcu::JsonObject().add("program", prog).add("device", info).add("results", t).dump();
     } else {
       std::cout << tcu::describe(info) << "\n\n" << t.to_text();
       std::cout << "\nTheoretical DRAM bandwidth from clock and bus width: "
