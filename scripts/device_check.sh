@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The device check: what the CPU-only CI cannot do, on a GPU machine, in one or two calls.
-#   build     the README's two commands from a fresh build folder (tests, then the tour);
+#   build     the README's two commands from a fresh build folder (the tour, then the tests);
 #             with --chapter, only those chapters (and what they need) in build-dev/
 #             + with .cccl/ (scripts/fetch_cccl.sh) and chapter 03 or 04: build-cccl-latest, those
 #             chapters against the newest CCCL, no tests (their cub_latest_* benchmark rows)
@@ -51,6 +51,11 @@ SAN="$RES/sanitizer.log"
 SUMMARY=()
 FAILED=0
 export PATH="/usr/local/cuda/bin:$PATH"
+# CLI11 and nlohmann/json: the machine's packages, else .deps/ (scripts/fetch_deps.sh, carried
+# to a machine that cannot install packages), where CMakeLists.txt looks by itself.
+if [ ! -f /usr/include/CLI/CLI.hpp ] || [ ! -f /usr/include/nlohmann/json.hpp ]; then
+  [ -d .deps/usr ] || { echo "device_check.sh: CLI11 or nlohmann/json is missing and there is no .deps/: run scripts/fetch_deps.sh where there is network and carry .deps" >&2; exit 2; }
+fi
 
 step() {  # step NAME LOGFILE COMMAND...: run, record PASS/FAIL with the time taken
   local name="$1" log="$2"
@@ -88,8 +93,8 @@ if [ $FULL -eq 1 ]; then
   if has_step build; then
     rm -rf build
     # The README's quickstart, verbatim: tests first (the gpu label included), then the tour.
-    step "README: cmake --workflow --preset test" "$LOG" cmake --workflow --preset test
     step "README: cmake --workflow --preset tour" "$LOG" cmake --workflow --preset tour
+    step "README: cmake --workflow --preset test" "$LOG" cmake --workflow --preset test
   fi
 else
   BUILD=build-dev
