@@ -37,20 +37,11 @@ inline constexpr ConstantMatrix kAllConstantMatrices[] = {ConstantMatrix::P, Con
 template <class T>
 std::vector<T> make_constant_matrix(ConstantMatrix m, int param = 0) {
   std::vector<T> out(static_cast<std::size_t>(kConstantTile) * kConstantTile);
-  // BEGIN EXERCISE 01.1 Host builders of P, Pᵀ, U, L and 1 (no GPU needed)
-  // HINT: Entry (r, c) of the row-major 16×16 matrix lives at out[r * 16 + c]. Write 1 where
-  // HINT: the table at the top of this file says so and 0 elsewhere: P row 0, Pᵀ column 0,
-  // HINT: U where r <= c, L where c < r (within a segment of `param` rows when param > 0),
-  // HINT: 1 everywhere. from_double<T>() converts 0.0 and 1.0 to float, __half or double.
-  // HINT: Write each rule yourself; the test checks them against the pictures.
-  // SIZE: 4 to 12 lines
+  // The rules themselves are exercise 01.1 (common/tensor_core/constant_matrices.hpp).
   for (int r = 0; r < kConstantTile; ++r)
     for (int c = 0; c < kConstantTile; ++c)
       out[static_cast<std::size_t>(r) * kConstantTile + c] =
           from_double<T>(constant_entry_is_one(m, r, c, param) ? 1.0 : 0.0);
-  // STUB: (void)m;
-  // STUB: (void)param;
-  // END EXERCISE
   return out;
 }
 

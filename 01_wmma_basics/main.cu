@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
     report.out << tcu::describe(info) << "\n";
     for (const std::string& section : wb::kLessonSections)
       if (common.wants(section)) wb::run_lesson_section(section, opts, report);
+    if (auto why = tcu::missing_variant(report.table(), common.algo)) return cli.usage_error(*why);
 
     if (common.json) {
       std::cout << tcu::JsonObject()

@@ -88,6 +88,7 @@ int main(int argc, char** argv) {
     bool all_passed = true;
     for (const gm::BenchRow& row : all_rows) all_passed &= row.pass;
     const tcu::Table csv = gm::csv_table(all_rows);
+    if (auto why = tcu::missing_variant(csv, common.algo)) return cli.usage_error(*why);
     if (common.json) {
       std::cout << tcu::JsonObject()
                        .add("program", prog)

@@ -145,6 +145,7 @@ int main(int argc, char** argv) {
     so.input_offset = offset;
     so.baselines_only = baselines_only;
     const red::SegmentedReport rep = red::run_segmented(so, probe.read_stream.gb_per_s());
+    if (auto why = tcu::missing_variant(rep.csv, common.algo)) return cli.usage_error(*why);
 
     if (common.json) {
       out << tcu::JsonObject()

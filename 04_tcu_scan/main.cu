@@ -113,6 +113,7 @@ int main(int argc, char** argv) {
     cfg.verify = !common.no_verify;
     cfg.progress = !common.json;
     const std::vector<sb::SweepRow> rows = sb::run_sweep(cfg, probe.copy.gb_per_s());
+    if (auto why = tcu::missing_variant(sb::csv_table(rows), common.algo)) return cli.usage_error(*why);
     bool all_pass = true;
     for (const sb::SweepRow& r : rows) all_pass &= r.pass;
 

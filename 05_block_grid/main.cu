@@ -92,6 +92,7 @@ int main(int argc, char** argv) {
     o.verify = !common.no_verify;
     o.progress = !common.json;
     const bd::Report rep = bd::run_benchmarks(o, probe.read_stream.gb_per_s(), probe.copy.gb_per_s());
+    if (auto why = tcu::missing_variant(rep.table, common.algo)) return cli.usage_error(*why);
     if (common.json) {
       out << tcu::JsonObject()
                  .add("program", prog)

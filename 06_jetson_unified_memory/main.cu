@@ -138,6 +138,7 @@ int main(int argc, char** argv) {
     bool all_passed = true;
     for (const auto& r : reports) all_passed = all_passed && r.pass;
     const tcu::Table csv = um::csv_table(reports);
+    if (auto why = tcu::missing_variant(csv, common.algo)) return cli.usage_error(*why);
     if (common.json) {
       tcu::JsonObject plat;
       plat.add("integrated", platform.integrated)

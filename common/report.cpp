@@ -195,6 +195,20 @@ JsonObject& JsonObject::add(const std::string& key, const JsonObject& object) {
 }
 std::string JsonObject::dump() const { return impl_->j.dump(1) + "\n"; }
 
+std::optional<std::string> missing_variant(const Table& table, const std::string& algo) {
+  if (algo == "all") return std::nullopt;
+  const auto& cols = table.columns();
+  for (const char* key : {"algo", "variant", "mode", "section"})
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+      if (cols[c].name != key) continue;
+      for (const auto& row : table.rows())
+        if (const auto* s = std::get_if<std::string>(&row[c]); s && *s == algo) return std::nullopt;
+      return "--algo " + algo + " produced no result with these flags on this GPU: it does not take this size "
+             "or this GPU, or is left out there by design (the notes above and --help say which)";
+    }
+  return std::nullopt;
+}
+
 void write_text_file(const std::string& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot open '" + path + "' for writing");

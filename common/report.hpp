@@ -3,6 +3,7 @@
 // numbers printed, written to docs/results/ and graded by --json are the same numbers.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -64,6 +65,11 @@ class JsonObject {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// When `algo` names one variant (not "all") and no row of `table` is that variant (its
+// "algo", "variant", "mode" or "section" column), the message saying so; nullopt otherwise.
+// A program asked for a variant that did not run with its flags reports that, never success.
+std::optional<std::string> missing_variant(const Table& table, const std::string& algo);
 
 // Writes `text` to `path`; throws std::runtime_error with the path and reason on failure.
 void write_text_file(const std::string& path, const std::string& text);

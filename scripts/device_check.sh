@@ -10,6 +10,10 @@
 #             racecheck also skips "[cublas]" cases: it flags cuBLAS's own sm_90 kernels)
 #   bench     the bandwidth probe, then each chapter's benchmarks: scripts/device/<chapter>.sh,
 #             sourced here, writes its CSV/JSON/text under $RES
+#   grade_reference  the course grader over every exercise of this tree (the reference):
+#             full marks expected; writes grade_reference.json
+#   grade_handout    the same over a handout freshly written from this tree: every exercise
+#             graded (none "ungraded"), 0 points expected; writes grade_handout.json
 #   a short summary, last.
 # Environment: TCU_BENCH_LARGE=0 leaves out 05's n = 2^31 + 17 benchmark step (ctest covers it).
 # Usage:
@@ -196,6 +200,37 @@ if has_step sanitize; then
         "--test-case-exclude=$exclude" --duration=true
     done
   done
+fi
+
+# The course grader on a GPU: the reference must score full marks, an untouched handout 0 on
+# every exercise (and nothing ungraded: a GPU is here).
+grade_and_expect() {  # grade_and_expect ROOT BUILD_DIR JSON full|zero
+  local root="$1" build="$2" json="$3" want="$4"
+  (cd "$root" && python3 scripts/grade.py all --build-dir "$build" --json "$json")
+  python3 - "$json" "$want" <<'PY'
+import json, sys
+doc, want = json.load(open(sys.argv[1])), sys.argv[2]
+bad = []
+for r in doc["exercises"]:
+    if r["ungraded"] or r["score"] is None:
+        bad.append(f"{r['exercise']} has {r['ungraded']} ungraded item(s)")
+    elif want == "full" and r["score"] != r["max"]:
+        bad.append(f"{r['exercise']} {r['score']}/{r['max']}")
+    elif want == "zero" and r["score"] != 0:
+        bad.append(f"{r['exercise']} {r['score']}/{r['max']}")
+print(f"grade ({want} marks expected): " + ", ".join(f"{r['exercise']} {r['score']}/{r['max']}" for r in doc["exercises"]))
+sys.exit(f"grade: not {want} marks: {'; '.join(bad)}" if bad else 0)
+PY
+}
+if has_step grade_reference; then
+  step "grade: the reference, every exercise (full marks)" "$LOG" \
+    grade_and_expect "$PWD" "$PWD/build-course" "$RES/grade_reference.json" full
+fi
+if has_step grade_handout; then
+  HANDOUT="$(mktemp -d /tmp/tcu_handout.XXXX)/handout"
+  step "handout: written and checked" "$LOG" bash -c "python3 scripts/handout.py '$HANDOUT' && python3 scripts/handout.py --check '$HANDOUT'"
+  step "grade: the untouched handout, every exercise (0 marks)" "$LOG" \
+    grade_and_expect "$HANDOUT" "$HANDOUT/build-course" "$RES/grade_handout.json" zero
 fi
 
 if has_step bench; then

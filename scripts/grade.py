@@ -6,6 +6,7 @@
   python3 scripts/grade.py host                     every exercise that needs no GPU
   python3 scripts/grade.py all                      every exercise
   python3 scripts/grade.py --list                   the exercises
+  python3 scripts/grade.py all --gradescope results.json   Gradescope's autograder output
 
 Every exercise is graded the same way, by what the chapters already check: their doctest cases
 and their executables' --json runs (FP64 references, outputs poisoned before every run, odd
@@ -28,6 +29,7 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -67,12 +69,31 @@ def configure(build_dir, chapter_set):
 
 
 def build(build_dir, target_list):
+    """Builds the targets, with a progress line on stderr (the build steps done out of all)."""
     cmd = ["cmake", "--build", build_dir, "--target"] + target_list
     print(f"grade: building {' '.join(target_list)}", file=sys.stderr)
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    tty = sys.stderr.isatty()
+    t0, shown, lines = time.time(), -1, []
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for line in p.stdout:
+        lines.append(line.rstrip("\n"))
+        m = re.match(r"\[(\d+)/(\d+)\]", line)
+        if not m:
+            continue
+        done, total = int(m.group(1)), int(m.group(2))
+        tenth = 10 * done // max(total, 1)
+        if tty:
+            print(f"\rgrade: building: step {done} of {total} ({time.time() - t0:.0f} s)", end="", file=sys.stderr)
+        elif tenth != shown:  # a log: one line per tenth of the build
+            print(f"grade: building: step {done} of {total} ({time.time() - t0:.0f} s)", file=sys.stderr)
+        shown = tenth
+    p.wait()
+    if tty and shown >= 0:
+        print(file=sys.stderr)
     if p.returncode != 0:
-        errors = [line for line in (p.stdout + p.stderr).split("\n") if re.search(r"error|Error", line)]
-        raise BuildError("build failed:\n" + "\n".join(errors[:30]) + "\n" + tail(p.stdout + p.stderr, 20))
+        errors = [line for line in lines if re.search(r"error|Error", line)]
+        raise BuildError("build failed:\n" + "\n".join(errors[:30]) + "\n" + "\n".join(lines[-20:]))
+    print(f"grade: built in {time.time() - t0:.0f} s", file=sys.stderr)
 
 
 def tail(text, n):
@@ -194,9 +215,11 @@ class Grader:
             return {"name": name, "status": "fail", "detail": "no test case of that name", "seconds": dt}
         if rc == 0:
             return {"name": name, "status": "pass", "detail": "", "seconds": dt}
-        failed = [line.strip() for line in out.split("\n") if "ERROR" in line or "CHECK" in line][:3]
+        # doctest's "path:line: ERROR: message" lines, the message kept
+        failed = [re.sub(r"^.*?:\d+: ERROR: ", "", line.strip()) for line in out.split("\n")
+                  if "ERROR" in line or "CHECK" in line][:3]
         detail = ("crashed or timed out: " + (err or "")[-200:]) if rc is None or rc < 0 else "; ".join(failed)
-        return {"name": name, "status": "fail", "detail": detail[:300], "seconds": dt}
+        return {"name": name, "status": "fail", "detail": detail[:1000], "seconds": dt}
 
     def run_case(self, c):
         exe = find_binary(self.build_dir, c["program"])
@@ -321,27 +344,36 @@ def grade_one(ex, grader, titles):
     else:
         code = EXIT_OK
     return {"exercise": ex, "title": titles.get(ex, ""), "chapter": spec["chapter"], "needs": spec.get("needs", []),
-            "gpu": grader.gpu, "cuda": None, "cases": cases, "perf": perf,
+            "gpu": grader.gpu, "cuda": None, "no_gpu": grader.no_gpu, "cases": cases, "perf": perf,
             "score": score if graded else None, "max": len(graded) if graded else None, "ungraded": ungraded,
             "exit_code": code}
+
+
+WRAP = 100  # columns of the wrapped details
+
+
+def print_line(status, seconds, name, detail):
+    """One case: status and time, the full name, then the detail wrapped and indented under it."""
+    lead = f"  {status.upper():<9} {'' if seconds is None else f'{seconds:6.1f} s':>8}  "
+    print(f"{lead}{name}")
+    for line in textwrap.wrap(detail or "", WRAP - len(lead), break_on_hyphens=False):
+        print(" " * len(lead) + line)
 
 
 def print_report(r):
     print(f"\n== exercise {r['exercise']}: {r['title']}  ({r['chapter']})")
     if r["needs"]:
         print(f"   builds on exercise(s) {', '.join(r['needs'])}")
-    width = min(100, max([len(c["name"]) for c in r["cases"] + r["perf"]] + [20]))
-    reason = ""
     for c in r["cases"]:
-        detail = "" if c["status"] == "ungraded" else c["detail"]
-        reason = reason or (c["detail"] if c["status"] == "ungraded" else "")
-        print(f"  {c['name'][:width]:<{width}}  {c['status'].upper():<9} {c['seconds']:6.1f} s  {detail}")
+        print_line(c["status"], c.get("seconds"), c["name"], "" if c["status"] == "ungraded" else c["detail"])
     for p in r["perf"]:
         val = "" if p["value"] is None else f"{p['metric']} = {p['value']:.1f}; "
-        detail = "" if p["status"] == "ungraded" else p.get("detail", "")
-        print(f"  {p['name'][:width]:<{width}}  {p['status'].upper():<9}          {val}{detail}")
+        detail = "" if p["status"] == "ungraded" else val + p.get("detail", "")
+        print_line(p["status"], None, p["name"], detail)
     score = "ungraded" if r["score"] is None else f"{r['score']}/{r['max']}"
-    extra = f" ({r['ungraded']} ungraded: {reason})" if r["ungraded"] else ""
+    reasons = sorted({c["detail"] for c in r["cases"] + r["perf"] if c["status"] == "ungraded"})
+    words = ["no usable GPU (see the first line)" if why == r.get("no_gpu") else why for why in reasons]
+    extra = f" ({r['ungraded']} ungraded: {'; '.join(words)})" if r["ungraded"] else ""
     print(f"  score {score}{extra}")
 
 
@@ -356,6 +388,8 @@ def main():
     ap = argparse.ArgumentParser(description="Grade course exercises (see the top of this file).")
     ap.add_argument("exercise", nargs="*", help="NN.K, 'host' (every exercise without a GPU) or 'all'")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-': stdout)")
+    ap.add_argument("--gradescope", metavar="FILE",
+                    help="also write Gradescope's results.json: a test per case, the total score")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build-course"),
                     help="build folder (default build-course; configured if needed)")
     ap.add_argument("--no-build", action="store_true", help="grade what is built, build nothing")
@@ -396,6 +430,7 @@ def main():
         doc = {"exercise": wanted[0] if len(wanted) == 1 else wanted, "error": str(e)[:4000], "score": None,
                "max": None, "exit_code": EXIT_USAGE}
         write_json(a.json, doc)
+        write_json(a.gradescope, {"score": 0, "output": f"The build failed:\n{str(e)[:4000]}", "tests": []})
         return EXIT_USAGE
     cuda = cuda_version(build_dir)
     for r in results:
@@ -410,7 +445,30 @@ def main():
             f"{r['exercise']} {'ungraded' if r['score'] is None else str(r['score']) + '/' + str(r['max'])}"
             for r in results))
     write_json(a.json, results[0] if len(results) == 1 else {"exercises": results, "exit_code": code})
+    write_json(a.gradescope, gradescope_results(results))
     return code
+
+
+def gradescope_results(results):
+    """Gradescope's results.json: one test per case and per performance entry (1 point each; a
+    performance entry without a threshold is shown, worth 0), the total score, a summary."""
+    tests = []
+    for r in results:
+        for c in r["cases"] + r["perf"]:
+            scored = c.get("scored", True)
+            passed = c["status"] in ("pass", "info")
+            output = c.get("detail") or ""
+            if c["status"] == "ungraded":
+                output = f"not graded here: {c.get('detail')}"
+            elif c["status"] == "sanitizer_error":
+                output = f"compute-sanitizer reported an error: {output}"
+            tests.append({"name": f"{r['exercise']} {c['name']}", "score": 1.0 if (scored and c["status"] == "pass") else 0.0,
+                          "max_score": 1.0 if scored else 0.0, "status": "passed" if passed else "failed",
+                          "output": output})
+    summary = "; ".join(f"{r['exercise']} {'ungraded' if r['score'] is None else str(r['score']) + '/' + str(r['max'])}"
+                        for r in results)
+    return {"score": sum(t["score"] for t in tests), "output": f"GPU: {results[0].get('gpu') or 'none usable'}. {summary}",
+            "tests": tests}
 
 
 def write_json(path, doc):

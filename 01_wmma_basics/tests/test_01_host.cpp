@@ -16,8 +16,10 @@
 #include "01_wmma_basics/wmma_basics.cuh"
 #include "common/data.cuh"
 #include "common/reference.hpp"
+#include "common/testing/compare.hpp"
 
 namespace wb = tcu::wmma_basics;
+using tcu::testing::check_elements;
 
 namespace {
 
@@ -49,15 +51,31 @@ TEST_CASE("constant matrices have the entries docs/algorithms.md lists") {
   const auto U = wb::make_constant_matrix<float>(ConstantMatrix::U);
   const auto L = wb::make_constant_matrix<float>(ConstantMatrix::L);
   const auto ones = wb::make_constant_matrix<__half>(ConstantMatrix::ones);
+  // The pictures, entry by entry: P row 0, Pᵀ column 0, U on and above the diagonal, L
+  // strictly below it (and, with rows per segment, only inside each segment's diagonal block).
+  std::vector<float> want_p(kCount), want_pt(kCount), want_u(kCount), want_l(kCount), want_ones(kCount, 1.0f);
+  std::vector<float> want_l4(kCount), want_l5(kCount), ones_f(kCount);
   for (int r = 0; r < kN; ++r)
     for (int c = 0; c < kN; ++c) {
       const std::size_t i = static_cast<std::size_t>(r) * kN + c;
-      CHECK(P[i] == (r == 0 ? 1.0f : 0.0f));
-      CHECK(Pt[i] == P[static_cast<std::size_t>(c) * kN + r]);  // Pᵀ is P transposed
-      CHECK(U[i] == (r <= c ? 1.0f : 0.0f));                    // U[k][j] = 1 iff k <= j
-      CHECK(L[i] == (c < r ? 1.0f : 0.0f));                     // L[i][k] = 1 iff k < i
-      CHECK(__half2float(ones[i]) == 1.0f);
+      want_p[i] = r == 0 ? 1.0f : 0.0f;
+      want_pt[i] = c == 0 ? 1.0f : 0.0f;
+      want_u[i] = r <= c ? 1.0f : 0.0f;  // U[k][j] = 1 iff k <= j
+      want_l[i] = c < r ? 1.0f : 0.0f;   // L[i][k] = 1 iff k < i
+      want_l4[i] = c < r && r / 4 == c / 4 ? 1.0f : 0.0f;  // segments of 4 rows: 4 blocks
+      want_l5[i] = c < r && r / 5 == c / 5 ? 1.0f : 0.0f;  // 5, 5, 5 and a last row alone
+      ones_f[i] = __half2float(ones[i]);
     }
+  check_elements(P, want_p, "P");
+  check_elements(Pt, want_pt, "Pt");
+  check_elements(U, want_u, "U");
+  check_elements(L, want_l, "L (param 0: one segment)");
+  check_elements(wb::make_constant_matrix<float>(ConstantMatrix::L, 16), want_l, "L with 16 rows per segment");
+  check_elements(wb::make_constant_matrix<float>(ConstantMatrix::L, 4), want_l4, "L with 4 rows per segment");
+  check_elements(wb::make_constant_matrix<float>(ConstantMatrix::L, 5), want_l5, "L with 5 rows per segment");
+  check_elements(wb::make_constant_matrix<float>(ConstantMatrix::L, 1), std::vector<float>(kCount, 0.0f),
+                 "L with 1 row per segment (no entry below the diagonal in the same segment)");
+  check_elements(ones_f, want_ones, "1");
   // Spot checks against the pictures: U is upper triangular with its diagonal, L strictly lower.
   CHECK(wb::constant_entry_is_one(ConstantMatrix::U, 0, 15));
   CHECK(wb::constant_entry_is_one(ConstantMatrix::U, 7, 7));
@@ -76,11 +94,13 @@ TEST_CASE("P*A puts the column sums in row 0, A*Pt the row sums in column 0") {
     std::vector<double> col_sums;
     const auto At = transpose(A);
     tcu::reference_segmented_sum(At.data(), kN, kN, col_sums, abs_sums);
-    for (int r = 0; r < kN; ++r)
-      for (int c = 0; c < kN; ++c) {
-        CHECK(at(PA, r, c) == doctest::Approx(r == 0 ? col_sums[c] : 0.0));
-        CHECK(at(APt, r, c) == doctest::Approx(c == 0 ? row_sums[r] : 0.0));
-      }
+    std::vector<double> want_pa(kCount, 0.0), want_apt(kCount, 0.0);
+    for (int i = 0; i < kN; ++i) {
+      want_pa[static_cast<std::size_t>(i)] = col_sums[i];               // row 0
+      want_apt[static_cast<std::size_t>(i) * kN] = row_sums[i];         // column 0
+    }
+    check_elements(PA, want_pa, "P*A", 1e-9);
+    check_elements(APt, want_apt, "A*Pt", 1e-9);
   }
 }
 
@@ -95,10 +115,8 @@ TEST_CASE("A*U is the inclusive scan of every row; L*A the exclusive scan of eve
     const auto At = transpose(A);
     tcu::reference_segmented_scan(At.data(), kN, kN, /*inclusive=*/false, col_scan_t, abs_out);
     const auto col_scan = transpose(col_scan_t);
-    for (std::size_t i = 0; i < kCount; ++i) {
-      CHECK(AU[i] == doctest::Approx(row_scan[i]));
-      CHECK(LA[i] == doctest::Approx(col_scan[i]));
-    }
+    check_elements(AU, row_scan, "A*U (want every row scanned, inclusive)", 1e-9);
+    check_elements(LA, col_scan, "L*A (want every column scanned, exclusive)", 1e-9);
   }
 }
 
@@ -123,7 +141,7 @@ TEST_CASE("X*1 broadcasts every row sum along its row") {
   std::vector<double> row_sums, abs_sums;
   tcu::reference_segmented_sum(X.data(), kN, kN, row_sums, abs_sums);
   for (int r = 0; r < kN; ++r)
-    for (int c = 0; c < kN; ++c) CHECK(at(X1, r, c) == row_sums[r]);
+    for (int c = 0; c < kN; ++c) CHECK_MESSAGE(at(X1, r, c) == row_sums[r], "X*1 at row " << r << ", column " << c);
 }
 
 TEST_CASE("the documented PTX m16n8k16 layout holds every element exactly once") {

@@ -53,7 +53,8 @@ reduction16_kernel(const __half* __restrict__ x, float* __restrict__ out, std::i
       // HINT: col_major matrix_b fragment (FragBCol): column c of A is then segment c. One
       // HINT: mma_sync with p (FragA, already loaded) into a zeroed FragAcc; the accumulator's
       // HINT: layout is unspecified, so store it to s.v, __syncwarp(), and let lanes 0…15 write
-      // HINT: row 0 to out[16·(t0 + k) + lane] (only segments < num_segments).
+      // HINT: row 0 to out[16·(t0 + k) + lane] (only segments < num_segments); a second
+      // HINT: __syncwarp() keeps the next tile's store to s.v from overtaking those reads.
       // SIZE: 10 to 12 lines
       FragBCol a;
       FragAcc v;

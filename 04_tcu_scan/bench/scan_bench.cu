@@ -265,10 +265,13 @@ std::vector<SweepRow> run_sweep(const SweepConfig& cfg, double copy_gb_per_s) {
     return v == "auto" || is_whole_array_only(v) || v == "thrust_scan_by_key" || v == "cub_scan_by_key" ||
            v == "cub_latest_scan_by_key";
   };
+  // A variant asked for by name at one segment size runs there even past that limit: the user
+  // chose the cost.
+  const bool one_named_run = cfg.algo != "all" && cfg.segment_sizes.size() == 1;
   auto runs_at = [&](const std::string& v, std::int64_t s) {
     if (s > cfg.n || !variant_supports(v, s)) return false;
     if (is_whole_array_only(v)) return cfg.n / s == 1;
-    return !(cfg.n / s == 1 && s > 65536 && !whole_array_row(v));
+    return one_named_run || !(cfg.n / s == 1 && s > 65536 && !whole_array_row(v));
   };
   // With both output types asked for (the sweep), fp16 outputs only where they can hold the sums
   // (segments up to kFp16CheckedSegment): past it the prefix sums of this data leave fp16's range,

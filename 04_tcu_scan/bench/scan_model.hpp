@@ -71,7 +71,11 @@ inline Matrix scan256_split(const Matrix& a, int rows_per_segment, bool* used_fa
     }
   }
   if (used_fallback) *used_fallback = !all_split;
+  // BEGIN LEFT OUT 04.1 (the two products of Scan256 would give the exercise away)
   return add(matmul(a, constant(ConstantMatrix::U)), matmul(operand, constant(ConstantMatrix::ones)));
+  // STUB: (void)operand;
+  // STUB: return Matrix(a.size(), 0.0);
+  // END LEFT OUT
 }
 
 // Scan256N over x (length a multiple of 256): the carry broadcast in C.

@@ -12,8 +12,10 @@
 #include "04_tcu_scan/bench/scan_model.hpp"
 #include "04_tcu_scan/tcu_scan.cuh"
 #include "common/data.cuh"
+#include "common/testing/compare.hpp"
 
 namespace sm = tcu::bench::scan;
+using tcu::testing::check_elements;
 
 namespace {
 
@@ -35,7 +37,7 @@ std::vector<double> row_prefix(const std::vector<double>& a, std::size_t row_len
 TEST_CASE("model: Scan16 = A·U scans every row of 16") {
   for (std::uint64_t seed : {1u, 2u, 3u}) {
     const auto a = int_data(256, seed);
-    CHECK(sm::scan16(a) == row_prefix(a, 16));
+    check_elements(sm::scan16(a), row_prefix(a, 16), "scan16(A) (want every row of 16 scanned)");
   }
 }
 
@@ -75,7 +77,7 @@ TEST_CASE("model: L·A is the exclusive scan of every column; (L·A)·1 the rows
 TEST_CASE("model: Scan256 = A·U + (L·A)·1 is the prefix sum of the row-major tile") {
   for (std::uint64_t seed : {1u, 5u}) {
     const auto a = int_data(256, seed);
-    CHECK(sm::scan256(a) == sm::prefix_sum(a));
+    check_elements(sm::scan256(a), sm::prefix_sum(a), "scan256(A) (want the prefix sum of the row-major tile)");
   }
 }
 
@@ -103,7 +105,7 @@ TEST_CASE("model: Scan256 with the shared split policy: hi/lo below 2^15, the fp
 TEST_CASE("model: Scan256N carries the scalar in C") {
   for (std::size_t tiles : {1u, 2u, 7u}) {
     const auto x = int_data(256 * tiles, tiles);
-    CHECK(sm::scan256n(x) == sm::prefix_sum(x));
+    check_elements(sm::scan256n(x), sm::prefix_sum(x), "scan256n(x)");
   }
 }
 

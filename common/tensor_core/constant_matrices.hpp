@@ -46,16 +46,29 @@ inline constexpr ConstantMatrixInfo kConstantMatrices[] = {
 };
 
 // Is entry (row, col) of the matrix one (else zero)? `param` as in the table above.
+// Every tensor-core kernel builds its constant tiles from these rules.
 TCU_HOST_DEVICE constexpr bool constant_entry_is_one(ConstantMatrix m, int row, int col, int param = 0) {
+  if (m == ConstantMatrix::E) return row == param;
+  if (m == ConstantMatrix::M) return col == row / (param > 0 ? param : 1);
+  // BEGIN EXERCISE 01.1 The entry rules of P, Pᵀ, U, L and 1 (no GPU needed)
+  // HINT: Return whether entry (row, col) of the 16×16 matrix m is one, as the table above says
+  // HINT: in words: P row 0, Pᵀ column 0, U where row <= col, L where col < row and, when
+  // HINT: param > 0, both lie in the same segment of `param` rows (row / param == col / param),
+  // HINT: 1 everywhere. Every tensor-core kernel of the later chapters builds its constant tiles
+  // HINT: from this function, so do this exercise first.
+  // SIZE: 6 to 8 lines
   switch (m) {
     case ConstantMatrix::P: return row == 0;
     case ConstantMatrix::Pt: return col == 0;
     case ConstantMatrix::U: return row <= col;
     case ConstantMatrix::L: return col < row && (param <= 0 || row / param == col / param);
     case ConstantMatrix::ones: return true;
-    case ConstantMatrix::E: return row == param;
-    case ConstantMatrix::M: return col == row / (param > 0 ? param : 1);
+    default: break;
   }
+  // STUB: (void)row;
+  // STUB: (void)col;
+  // STUB: (void)param;
+  // END EXERCISE
   return false;
 }
 

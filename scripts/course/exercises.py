@@ -113,7 +113,7 @@ EXERCISES = {
         "cases": [_gemm("tiled_fp32", *s) for s in
                   [(1, 1, 1, "int"), (33, 79, 19, "int"), (16, 16, 16, "uniform"), (100, 37, 70, "normal"),
                    (256, 192, 128, "int")]]
-        + [_gemm_sanitize("memcheck", "tiled_fp32", 33, 79, 19)],
+        + [_gemm_sanitize(tool, "tiled_fp32", 33, 79, 19) for tool in ("memcheck", "racecheck", "synccheck")],
         "perf": [_gemm_perf("tiled_fp32")],
     },
     "02.2": {
@@ -121,7 +121,7 @@ EXERCISES = {
         "cases": [_gemm("wmma_naive", *s) for s in
                   [(16, 16, 16, "int"), (33, 79, 19, "int"), (64, 64, 64, "int"), (100, 37, 70, "normal"),
                    (128, 256, 64, "uniform"), (200, 136, 72, "int")]]
-        + [_gemm_sanitize("memcheck", "wmma_naive", 33, 79, 19)],
+        + [_gemm_sanitize(tool, "wmma_naive", 33, 79, 19) for tool in ("memcheck", "racecheck", "synccheck")],
         "perf": [_gemm_perf("wmma_naive")],
     },
     "02.3": {
@@ -129,8 +129,7 @@ EXERCISES = {
         "cases": [_gemm("wmma_shmem", *s) for s in
                   [(1, 1, 1, "int"), (33, 79, 19, "int"), (64, 64, 64, "int"), (100, 37, 70, "normal"),
                    (200, 136, 72, "int"), (512, 384, 256, "uniform")]]
-        + [_gemm_sanitize("memcheck", "wmma_shmem", 100, 136, 72),
-           _gemm_sanitize("racecheck", "wmma_shmem", 100, 136, 72)],
+        + [_gemm_sanitize(tool, "wmma_shmem", 100, 136, 72) for tool in ("memcheck", "racecheck", "synccheck")],
         "perf": [_gemm_perf("wmma_shmem", 10.0)],
     },
     "03.1": {
@@ -207,7 +206,7 @@ EXERCISES = {
         "chapter": "04_tcu_scan",
         "cases": [_scan("scan16", *s) for s in
                   [(16, 16, "int"), (16 * 1001, 16, "uniform"), (13 * 999, 13, "int", True), (7 * 5, 7, "normal"),
-                   (1, 1, "int", True), (16 * 100003, 16, "int")]]
+                   (1, 1, "uniform"), (16 * 100003, 16, "int")]]
         + [sanitize("memcheck", ["bin", "04_tcu_scan", "--algo", "scan16", "--n", "12987", "--segment-size", "13"]
                     + QUICK, "memcheck, segments of 13")],
         "perf": [perf("04_tcu_scan", "scan16",
@@ -305,3 +304,20 @@ def targets(ex):
 def chapters(ex):
     ch = EXERCISES[ex]["chapter"]
     return [ch] + CHAPTER_NEEDS.get(ch, [])
+
+
+# Exercises whose code has a barrier (__syncwarp, __syncthreads): racecheck and synccheck run the
+# memcheck case's command too, so a missing or misplaced barrier costs points.
+BARRIER_EXERCISES = ["03.2", "03.3", "03.4", "03.5", "04.3", "05.1"]
+for _ex in BARRIER_EXERCISES:
+    _cases = EXERCISES[_ex]["cases"]
+    _mem = next(c for c in _cases if c["kind"] == "sanitize" and c["tool"] == "memcheck")
+    for _tool in ("racecheck", "synccheck"):
+        if not any(c["kind"] == "sanitize" and c["tool"] == _tool for c in _cases):
+            _cases.append(sanitize(_tool, _mem["command"], _mem["label"].replace("memcheck", _tool, 1), _mem["kernel"]))
+
+# Every tensor-core kernel builds its constant tiles from exercise 01.1's rules.
+for _ex in ["03.2", "03.3", "03.4", "03.5", "04.2", "04.3", "05.1", "06.1"]:
+    EXERCISES[_ex].setdefault("needs", [])
+    if "01.1" not in EXERCISES[_ex]["needs"]:
+        EXERCISES[_ex]["needs"].insert(0, "01.1")
