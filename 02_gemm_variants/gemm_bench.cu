@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <limits>
 
 #include "02_gemm_variants/gemm_variants.cuh"
@@ -173,7 +174,8 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
   DeviceBuffer<__half> c16;
   const GemmArgs<__half> args16 = packed_args(p, a16.data(), b16.data(), c.data());
   const GemmArgs<float> args32 = packed_args<float>(p, a32.data(), b32.data(), c.data());
-  CublasHandle cublas;
+  std::optional<CublasHandle> cublas;
+  if (o.cublas) cublas.emplace();
 
   // References: FP64 (every or sampled element), cuBLAS GemmEx (every element) and the error
   // scale |A|·|B| of every element (FP64 when available, else GemmEx on |A|, |B|).
@@ -186,11 +188,13 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
     if (ref.full) {
       mag_all = ref.mag;
     } else {
+      if (!o.cublas)
+        throw std::invalid_argument("without cuBLAS only sizes with an FP64 reference of every element can be checked");
       DeviceBuffer<__half> abs_a(m * k), abs_b(k * n);
       TCU_CUDA_CHECK(absolute_values(a16.data(), abs_a.data(), m * k));
       TCU_CUDA_CHECK(absolute_values(b16.data(), abs_b.data(), k * n));
       poison_device(c.data(), c.bytes());
-      TCU_CUBLAS_CHECK(cublas_gemmex(cublas.get(), packed_args(p, abs_a.data(), abs_b.data(), c.data())));
+      TCU_CUBLAS_CHECK(cublas_gemmex(cublas->get(), packed_args(p, abs_a.data(), abs_b.data(), c.data())));
       c.copy_to_host(tmp.data(), mn);
       const double inflate = 1.0 + 2.0 * static_cast<double>(k) * unit_roundoff(NumType::fp32);  // an upper bound
       mag_all.resize(mn);
@@ -216,7 +220,7 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
     row.max_rel_err = chk.max_rel_err;
     row.detail = chk.detail;
     row.reference = !o.verify ? "not verified"
-                    : ref.full ? "fp64 (all) + cublas"
+                    : ref.full ? std::string("fp64 (all)") + (o.cublas ? " + cublas" : "")
                                : "fp64 (" + std::to_string(ref.idx.size()) + " sampled) + cublas";
     result.rows.push_back(row);
     progress.step(v.name + (o.verify ? (row.pass ? " PASS" : " FAIL") : ""));
@@ -235,7 +239,7 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
     CheckOutcome chk;
     const Tolerance own = variant_tolerance(v.accumulation, p.k, integers, max_mag);
     if (o.verify) {
-      const std::vector<double>* vs_cublas = v.id == VariantId::cublas_gemmex ? nullptr : &cublas_c;
+      const std::vector<double>* vs_cublas = v.id == VariantId::cublas_gemmex || !o.cublas ? nullptr : &cublas_c;
       if (fp16_out) {
         std::vector<__half> got(mn);
         c16.copy_to_host(got.data(), mn);
@@ -251,8 +255,9 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
   };
 
   // cuBLAS GemmEx first: the reference of every other variant and the 100 % line.
-  run_gpu(*find_variant("cublas_gemmex"),
-          [&](cudaStream_t) { TCU_CUBLAS_CHECK(cublas_gemmex(cublas.get(), args16)); }, false);
+  if (o.cublas)
+    run_gpu(*find_variant("cublas_gemmex"),
+            [&](cudaStream_t) { TCU_CUBLAS_CHECK(cublas_gemmex(cublas->get(), args16)); }, false);
 
   std::vector<float> a_host, b_host, c_host;
   for (const VariantInfo* v : chosen) {
@@ -281,7 +286,8 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
       const double first_ms = host_ms_since(t0);
       CheckOutcome chk;
       if (o.verify)
-        chk = check_result(c_host, ref, &cublas_c, mag_all, variant_tolerance(v->accumulation, p.k, integers, max_mag),
+        chk = check_result(c_host, ref, o.cublas ? &cublas_c : nullptr, mag_all,
+                           variant_tolerance(v->accumulation, p.k, integers, max_mag),
                            cublas_tol);
       finish_row(*v, o.time ? time_cpu(work, first_ms, o) : first_ms, chk);
       continue;
@@ -321,12 +327,12 @@ SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names,
       case VariantId::wgmma_tma: work = f16(gemm_wgmma_tma); break;
       case VariantId::wgmma_ws: work = f16(gemm_wgmma_ws); break;
       case VariantId::cublas_sgemm:
-        work = [&](cudaStream_t) { TCU_CUBLAS_CHECK(cublas_sgemm(cublas.get(), args32)); };
+        work = [&](cudaStream_t) { TCU_CUBLAS_CHECK(cublas_sgemm(cublas->get(), args32)); };
         break;
       case VariantId::cublas_hgemm:
         if (c16.size() == 0) c16 = DeviceBuffer<__half>(mn);
         work = [&](cudaStream_t) {
-          TCU_CUBLAS_CHECK(cublas_hgemm(cublas.get(), p, a16.data(), p.k, b16.data(), p.n, c16.data(), p.n));
+          TCU_CUBLAS_CHECK(cublas_hgemm(cublas->get(), p, a16.data(), p.k, b16.data(), p.n, c16.data(), p.n));
         };
         break;
       default:

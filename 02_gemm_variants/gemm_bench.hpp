@@ -24,6 +24,10 @@ struct BenchOptions {
   double full_reference_max_flops = 2.2e9;  // FP64 reference of every element up to 1024³
   int sampled_elements = 512;   // above it: this many FP64-checked elements
   bool progress = true;         // per-variant progress on stderr
+  // false: no cuBLAS row and no check against it, only the FP64 reference of every element (so
+  // at most full_reference_max_flops). For compute-sanitizer runs that check one kernel: with a
+  // kernel filter, racecheck cannot run cuBLAS's unchecked sm_90 kernels beside it.
+  bool cublas = true;
 };
 
 struct BenchRow {

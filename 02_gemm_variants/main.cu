@@ -28,6 +28,12 @@ int main(int argc, char** argv) {
   cli.add_int("--m", &m, "rows of A and C (default 1024)", 1, 65535LL * 64);
   cli.add_int("--n", &n, "columns of B and C (default 1024)", 1, 1LL << 30);
   cli.add_int("--k", &k, "columns of A, rows of B (default 1024)", 1, 1LL << 30);
+  bool no_cublas = false;
+  cli.add_flag("--no-cublas",
+               &no_cublas,
+               "leave cuBLAS out (no cublas_* rows, no % of cuBLAS; checked against FP64 alone, so sizes up to about "
+               "1024^3): for compute-sanitizer runs with a kernel filter, whose racecheck cannot run cuBLAS's "
+               "unchecked kernels beside the checked one");
   cli.add_int("--budget-ms", &budget_ms, "device time per measurement: slow variants are timed fewer times (default 300)",
               1, 100000);
   std::string variants_help = "Variants (--algo), in ladder order:\n";
@@ -46,6 +52,9 @@ int main(int argc, char** argv) {
   if (m * n > (1LL << 31) || m * k > (1LL << 31) || k * n > (1LL << 31)) {
     return cli.usage_error("matrices of more than 2^31 elements are not supported (M*N, M*K, K*N)");
   }
+  if (no_cublas && (common.sweep || 2.0 * double(m) * double(n) * double(k) > gm::BenchOptions{}.full_reference_max_flops))
+    return cli.usage_error("--no-cublas checks against the FP64 reference of every element alone: at most about 1024^3 "
+                           "(2 M N K <= 2.2e9), and no --sweep");
 
   tcu::DeviceInfo info;
   if (int code = tcu::require_gpu(prog, static_cast<int>(common.device), info); code >= 0) return code;
@@ -59,10 +68,11 @@ int main(int argc, char** argv) {
     opts.warmup = static_cast<int>(common.warmup);
     opts.budget_ms = static_cast<double>(budget_ms);
     opts.verify = !common.no_verify;
+    opts.cublas = !no_cublas;
 
     std::vector<std::string> names;
     for (const std::string& name : gm::variant_names())
-      if (common.wants(name)) names.push_back(name);
+      if (common.wants(name) && !(no_cublas && name.rfind("cublas_", 0) == 0)) names.push_back(name);
 
     std::vector<gm::GemmProblem> sizes;
     if (common.sweep)

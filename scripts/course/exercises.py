@@ -47,8 +47,11 @@ def _gemm(algo, m, n, k, dist):
 
 
 def _gemm_sanitize(tool, algo, m, n, k):
+    # --no-cublas: the sanitizer checks only the exercise's kernel (SANITIZED_KERNELS below), and
+    # with such a filter racecheck fails on cuBLAS's unchecked sm_90 kernels ("failed to handle a
+    # hardware exception", at 100x136x72 on an H100) while the filtered kernel itself is clean.
     return sanitize(tool, ["bin", "02_gemm_variants", "--algo", algo, "--m", str(m), "--n", str(n), "--k", str(k),
-                           "--dist", "int"] + QUICK, f"{tool}, {m}x{n}x{k}")
+                           "--dist", "int", "--no-cublas"] + QUICK, f"{tool}, {m}x{n}x{k}")
 
 
 def _gemm_perf(algo, minimum=None):
@@ -174,9 +177,10 @@ EXERCISES = {
                                  "--segment-size", "6000", "--offset", "3"] + QUICK,
                     "memcheck, segments of 6000 at d_in + 3")],
         "perf": [perf("03_tcu_reduction", "reduction256n_efficient",
-                      ["--algo", "reduction256n_efficient", "--n", str(1 << 26), "--segment-size", "4096",
+                      # 2^28: at 2^26 (45 µs a run) the reference itself sits at the 80 % line on an H100
+                      ["--algo", "reduction256n_efficient", "--n", str(1 << 28), "--segment-size", "4096",
                        "--no-verify", "--repeat", "10"], "pct_of_read_bw", 80.0,
-                      "n = 2^26, segments of 4096: at least 80 % of the read bandwidth measured in the same run")],
+                      "n = 2^28, segments of 4096: at least 80 % of the read bandwidth measured in the same run")],
     },
     "03.5": {
         "chapter": "03_tcu_reduction",
