@@ -15,9 +15,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "common/data.cuh"       // from_double: the same rounding for every element type
-#include "common/reference.hpp"  // reference_gemm
 #include "common/tensor_core/constant_matrices.hpp"
+#include "common/tensor_core/constant_matrices_host.hpp"
 
 namespace tcu::wmma_basics {
 
@@ -32,26 +31,10 @@ using tc::kConstantMatrices;
 inline constexpr ConstantMatrix kAllConstantMatrices[] = {ConstantMatrix::P, ConstantMatrix::Pt, ConstantMatrix::U,
                                                           ConstantMatrix::L, ConstantMatrix::ones};
 
-// The 16×16 matrix, row-major, as float, __half or double (0 and 1 are exact in all of them).
-// `param` as in common/tensor_core/constant_matrices.hpp (L: rows per segment, E: q, M: m).
-template <class T>
-std::vector<T> make_constant_matrix(ConstantMatrix m, int param = 0) {
-  std::vector<T> out(static_cast<std::size_t>(kConstantTile) * kConstantTile);
-  // The rules themselves are exercise 01.1 (common/tensor_core/constant_matrices.hpp).
-  for (int r = 0; r < kConstantTile; ++r)
-    for (int c = 0; c < kConstantTile; ++c)
-      out[static_cast<std::size_t>(r) * kConstantTile + c] =
-          from_double<T>(constant_entry_is_one(m, r, c, param) ? 1.0 : 0.0);
-  return out;
-}
-
-// C = A·B for row-major n×n matrices, in FP64: the host model of one MMA, for the host tests.
-// A thin square wrapper of tcu::reference_gemm, so the whole tutorial has one reference.
-template <class TA, class TB>
-std::vector<double> host_matmul(const std::vector<TA>& a, const std::vector<TB>& b, std::size_t n = kConstantTile) {
-  std::vector<double> c, abs_c;
-  reference_gemm(a.data(), Layout::row_major, b.data(), Layout::row_major, n, n, n, c, abs_c);
-  return c;
-}
+// The host builders (make_constant_matrix<T>(m, param): the 16×16 row-major matrix as float,
+// __half or double) and the host's product (host_matmul) live beside the rules, in
+// common/tensor_core/constant_matrices_host.hpp, for chapters 03 and 04's host models too.
+using tc::host_matmul;
+using tc::make_constant_matrix;
 
 }  // namespace tcu::wmma_basics

@@ -3,6 +3,7 @@
 #include "05_block_grid/tcu_device.cuh"
 
 #include <cstdint>
+#include <string>
 
 #include "05_block_grid/kernels/launchers.hpp"
 #include "common/segments.hpp"
@@ -179,6 +180,18 @@ DeviceScanAlgorithm choose_device_scan_algorithm(std::int64_t num_segments, std:
   if (segment_size >= kScanBlockFrom && num_segments >= block_scan_min_segments())
     return DeviceScanAlgorithm::block_scan;
   return DeviceScanAlgorithm::segmented_lookback;
+}
+
+DeviceReduceErrorBound device_reduce_error_bound(std::int64_t n) {
+  DeviceReduceErrorBound b;
+  int log2_n = 0;  // ceil(log2 n)
+  while (log2_n < 62 && (std::int64_t(1) << log2_n) < n) ++log2_n;
+  if ((std::int64_t(1) << log2_n) < n) log2_n = 63;
+  b.depth = log2_n + 8;
+  b.rel_to_abs_sum = 2.0 * b.depth * 0x1p-24;
+  b.rationale = "depth " + std::to_string(b.depth) + ": log2 n in a warp's accumulator, 8 for the columns, the "
+                "warp, block and final levels and the hi/lo splits; 2u each";
+  return b;
 }
 
 cudaError_t device_reduce_sum(DeviceReduceAlgorithm a, const __half* in, float* out, std::int64_t ns, std::int64_t s,

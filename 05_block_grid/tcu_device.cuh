@@ -87,6 +87,17 @@ template <class OutT>
 cudaError_t device_exclusive_scan_sum(DeviceScanAlgorithm algorithm, const __half* d_in, OutT* d_out,
                                       std::int64_t num_segments, std::int64_t segment_size, cudaStream_t stream = 0);
 
+// How far DeviceReduce::Sum over n elements (and DeviceSegmentedReduce::Sum, per segment of n)
+// may be from the exact sum: rel_to_abs_sum · Σ|x|. `depth` is the longest chain of fp32
+// roundings on the way, each charged 2u = 2^-23: the MMA accumulator of a warp's tiles (log2 n)
+// plus the 16 columns, the warp, block and final levels and the hi/lo splits (8).
+struct DeviceReduceErrorBound {
+  double rel_to_abs_sum = 0;
+  int depth = 0;
+  std::string rationale;
+};
+DeviceReduceErrorBound device_reduce_error_bound(std::int64_t n);
+
 // ---- the CUB-like device-wide API -----------------------------------------------------------
 struct DeviceReduce {
   // *d_out = Σ d_in[0 … n).

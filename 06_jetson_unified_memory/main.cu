@@ -1,5 +1,5 @@
 // 06_jetson_unified_memory: one workflow (host fills n fp16 values, the GPU sums them with
-// chapter 03's tensor-core reduction, the host reads the sum) done five ways, timed phase by
+// tcu::DeviceReduce::Sum on tensor cores, the host reads the sum) done five ways, timed phase by
 // phase, next to the CPU. This file parses the flags, checks the sizes against the memory
 // there is, and prints what the library measured.
 #include <cuda_runtime.h>
@@ -25,12 +25,12 @@ namespace um = tcu::unified_memory;
 int main(int argc, char** argv) {
   const std::string prog = "06_jetson_unified_memory";
   tcu::CliParser cli(prog,
-                     "Where the data lives: the host fills n fp16 values, the GPU sums them with chapter 03's\n"
-                     "tensor-core reduction, the host reads the sum - with pageable memory + cudaMemcpy, pinned\n"
-                     "memory + cudaMemcpyAsync, cudaMallocManaged (first touch), managed + cudaMemAdvise/\n"
-                     "cudaMemPrefetchAsync, and mapped pinned zero-copy memory; the CPU (serial and OpenMP)\n"
-                     "alongside. Each phase (alloc, fill, transfer, kernel, readback) is timed with the host's\n"
-                     "steady clock, the kernel also with CUDA events; medians of fresh workflows; every sum\n"
+                     "Where the data lives: the host fills n fp16 values, the GPU sums them with chapter 05's\n"
+                     "tcu::DeviceReduce::Sum on tensor cores, the host reads the sum - with pageable memory +\n"
+                     "cudaMemcpy, pinned memory + cudaMemcpyAsync, cudaMallocManaged (first touch), managed +\n"
+                     "cudaMemAdvise/cudaMemPrefetchAsync, and mapped pinned zero-copy memory; the CPU (serial and\n"
+                     "OpenMP) alongside. Each phase (alloc, fill, transfer, kernel, readback) is timed with the\n"
+                     "host's steady clock, the kernel also with CUDA events; medians of fresh workflows; every sum\n"
                      "verified against an FP64 CPU sum.");
   tcu::CommonOptions common;
   common.repeat = 5;  // each repetition is a whole workflow with fresh allocations

@@ -25,7 +25,7 @@ struct MemoryBudget {
   bool integrated = false;           // one DRAM: GPU and host needs come out of the same pool
 };
 
-// Slack kept free on the GPU: the CUDA context, chapter 03's temporary storage, other users.
+// Slack kept free on the GPU: the CUDA context, the device-wide sum's temporary storage, other users.
 std::uint64_t gpu_headroom(const MemoryBudget& b);
 // Slack kept free on the host (the OS, the page cache others need).
 std::uint64_t host_headroom(const MemoryBudget& b);

@@ -31,7 +31,7 @@ class PinnedMode final : public detail::GpuMode {
 
     run.fill(h_in.get());
 
-    // BEGIN EXERCISE 06.1 The pinned workflow: one DMA up, chapter 03's reduction, 4 bytes down
+    // BEGIN EXERCISE 06.1 The pinned workflow: one DMA up, the device-wide sum, 4 bytes down
     // HINT: Phases in order, each ended by run.end(phase) after run.synchronize(): the copy of
     // HINT: w.bytes() from h_in to d_in with cudaMemcpyAsync on run.stream() (transfer); the
     // HINT: reduction, run.reduce(d_in, d_out), which ends its own phase; the 4-byte copy of the

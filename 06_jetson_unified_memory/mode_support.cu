@@ -2,16 +2,9 @@
 
 #include <string>
 
-#include "03_tcu_reduction/tcu_reduction.cuh"
+#include "05_block_grid/tcu_device.cuh"
 
 namespace tcu::unified_memory::detail {
-
-int current_sm_count() {
-  int device = 0, sms = 0;
-  TCU_CUDA_CHECK(cudaGetDevice(&device));
-  TCU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
-}
 
 namespace {
 const Workload& checked(const Workload& w) {
@@ -29,7 +22,7 @@ void GpuRun::fill(__half* host_visible_input) {
 
 void GpuRun::reduce(const __half* d_in, float* d_out) {
   events_.start(stream_.get());
-  TCU_CUDA_CHECK(tcu::segmented_reduce_sum(d_in, d_out, /*num_segments=*/1, /*segment_size=*/w_.n, stream_.get()));
+  TCU_CUDA_CHECK(tcu::DeviceReduce::Sum(d_in, d_out, w_.n, stream_.get()));
   events_.stop(stream_.get());
   TCU_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   clock_.end_phase(Phase::kernel);

@@ -1,6 +1,6 @@
 #pragma once
 // What the five GPU modes share: owners for each kind of allocation, a stream, and the
-// reduction step (chapter 03's API, timed with the host clock and with events).
+// reduction step (tcu::DeviceReduce::Sum of chapter 05, timed with the host clock and with events).
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -76,13 +76,10 @@ class Stream {
   cudaStream_t s_{};
 };
 
-// SMs of the current device (chapter 03 splits long segments by it).
-int current_sm_count();
-
-// What every GPU mode shares: the tolerance of chapter 03's sum.
+// What every GPU mode shares: the tolerance of the device-wide sum.
 class GpuMode : public Mode {
  public:
-  Tolerance tolerance(std::int64_t n) const override { return gpu_reduction_tolerance(n, current_sm_count()); }
+  Tolerance tolerance(std::int64_t n) const override { return gpu_reduction_tolerance(n); }
 };
 
 // One GPU workflow in progress. The constructor checks the workload and creates the stream and
@@ -96,8 +93,8 @@ class GpuRun {
   void end(Phase p) { clock_.end_phase(p); }
   // The host fill of the input (every core), then end(Phase::fill).
   void fill(__half* host_visible_input);
-  // The kernel phase: chapter 03's reduction of the n inputs into *d_out as one segment, then a
-  // wait for it; timed with the clock and with events.
+  // The kernel phase: tcu::DeviceReduce::Sum of the n inputs into *d_out, then a wait for it;
+  // timed with the clock and with events.
   void reduce(const __half* d_in, float* d_out);
   void synchronize() const { TCU_CUDA_CHECK(cudaStreamSynchronize(stream_.get())); }
   RunOutcome finish(double sum);

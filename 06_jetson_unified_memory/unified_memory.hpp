@@ -1,6 +1,6 @@
 #pragma once
 // Chapter 06's public API: one workflow — the host produces n fp16 values, the GPU sums them
-// with chapter 03's tensor-core reduction, the host reads the sum — done five ways, each a
+// with tcu::DeviceReduce::Sum (chapter 05) on tensor cores, the host reads the sum — done five ways, each a
 // Mode, plus the two CPU reductions as Modes of the same shape.
 //
 //   auto modes = tcu::unified_memory::make_modes();          // 5 GPU modes + 2 CPU modes
@@ -70,8 +70,8 @@ std::unique_ptr<Mode> make_cpu_openmp_mode();
 std::vector<std::unique_ptr<Mode>> make_modes();
 std::vector<std::string> mode_names();
 
-// The tolerance of chapter 03's reduction of n fp16 values into fp32 as one segment, on a GPU
-// with `sm_count` SMs (the split into per-warp chunks depends on it; tolerance.cpp).
-Tolerance gpu_reduction_tolerance(std::int64_t n, int sm_count);
+// The tolerance of the device-wide sum (tcu::DeviceReduce::Sum) of n fp16 values into fp32:
+// chapter 05's exported bound (tolerance.cpp).
+Tolerance gpu_reduction_tolerance(std::int64_t n);
 
 }  // namespace tcu::unified_memory

@@ -3,13 +3,13 @@
 
 #include <cuda_fp16.h>
 
-#include "01_wmma_basics/constant_matrices.hpp"
+#include "common/tensor_core/constant_matrices_host.hpp"
 #include "common/tensor_core/split.hpp"
 
 namespace tcu::bench::reduce::cpu {
 namespace {
 
-namespace wb = tcu::wmma_basics;
+namespace wb = tcu::tc;  // the constant matrices and the host's product
 constexpr int kT = 16;
 
 Matrix constant(wb::ConstantMatrix m) { return wb::make_constant_matrix<double>(m); }

@@ -1,6 +1,6 @@
 #pragma once
 // CPU models of every formulation of the chapter, written with the same 16×16 matrix products
-// (FP64, 01_wmma_basics' host_matmul and constant matrices) that the kernels give the tensor
+// (FP64, the shared host_matmul and constant matrices of common/tensor_core/) that the kernels give the tensor
 // cores. The host tests (CI, no GPU) check each against a plain sum: if a model is right, the
 // kernel that follows it step by step computes the right thing.
 #include <cstdint>

@@ -13,10 +13,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "01_wmma_basics/constant_matrices.hpp"
 #include "common/int_math.hpp"
 #include "common/reference.hpp"
 #include "common/tensor_core/constant_matrices.hpp"
+#include "common/tensor_core/constant_matrices_host.hpp"
 #include "common/tensor_core/split.hpp"
 
 namespace tcu::bench::scan {
@@ -24,10 +24,8 @@ namespace tcu::bench::scan {
 using Matrix = std::vector<double>;  // square, row-major
 inline constexpr int kN = tc::kTile;
 
-inline Matrix constant(tc::ConstantMatrix m, int param = 0) {
-  return wmma_basics::make_constant_matrix<double>(m, param);
-}
-inline Matrix matmul(const Matrix& a, const Matrix& b) { return wmma_basics::host_matmul(a, b); }
+inline Matrix constant(tc::ConstantMatrix m, int param = 0) { return tc::make_constant_matrix<double>(m, param); }
+inline Matrix matmul(const Matrix& a, const Matrix& b) { return tc::host_matmul(a, b); }
 inline Matrix add(Matrix a, const Matrix& b) {
   for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
   return a;

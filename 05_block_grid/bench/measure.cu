@@ -119,7 +119,7 @@ std::vector<std::string> algorithm_names() {
 // pass); a scan's element: the row's MMA (16), the row offsets (4), the tiles of a warp (8), the
 // warp and block carries (2) and the carry's fixed-point rounding (1): 31, or log2 s if larger.
 Tolerance reduce_tolerance(std::int64_t s) {
-  return tolerance_for_accumulation(ceil_log2(static_cast<std::uint64_t>(s)) + 8, NumType::fp32, NumType::fp32);
+  return tolerance_for_accumulation(device_reduce_error_bound(s).depth, NumType::fp32, NumType::fp32);
 }
 Tolerance scan_tolerance(std::int64_t s, bool out_fp16) {
   const int depth = std::max(31, ceil_log2(static_cast<std::uint64_t>(s)));

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "03_tcu_reduction/tcu_reduction.cuh"
+#include "05_block_grid/tcu_device.cuh"
 #include "06_jetson_unified_memory/host_data.hpp"
 #include "06_jetson_unified_memory/memory_budget.hpp"
 #include "06_jetson_unified_memory/phase_clock.hpp"
@@ -346,22 +346,18 @@ TEST_CASE("the CPU modes run the whole workflow on the host and verify") {
   CHECK_THROWS_AS(um::make_cpu_serial_mode()->run(w), std::invalid_argument);
 }
 
-TEST_CASE("gpu_reduction_tolerance is chapter 03's own bound for one long segment") {
-  const tcu::Tolerance tiny = um::gpu_reduction_tolerance(1, 132);
-  CHECK(tiny.rationale.find("depth 16 ") == 0);             // Reduction16: one MMA
-  const tcu::Tolerance prime = um::gpu_reduction_tolerance(1000003, 132);
-  CHECK(prime.rationale.find("depth 299 ") == 0);           // 245 chunks of 4096: 256 + 32 + 11
-  CHECK(prime.rationale.find("chunks of 4096") != std::string::npos);
-  const tcu::Tolerance large = um::gpu_reduction_tolerance(std::int64_t(1) << 28, 132);
-  // The block level, 1024 chunks of 2^18: 128 tiles per warp (2048) + two collapses (64) + the
-  // second pass over 1024 partials (4 + 10)
-  CHECK(large.rationale.find("depth 2126 ") == 0);
-  // 2u per level plus the 2^-22 of each of the two hi/lo splits, relative to sum |x|.
-  CHECK(large.rel_to_magnitude == doctest::Approx(2.0 * 2126 * std::ldexp(1.0, -24) + 2 * std::ldexp(1.0, -22)));
-  // The same numbers as chapter 03's API gives.
-  const tcu::ReduceErrorBound b = tcu::reduce_error_bound(tcu::ReduceAlgorithm::automatic, 1, std::int64_t(1) << 28, 132);
-  CHECK(large.rel_to_magnitude == b.rel_to_abs_sum);
-  // Fewer SMs: longer chunks per warp (or the block level sooner), a looser bound.
-  CHECK(um::gpu_reduction_tolerance(std::int64_t(1) << 24, 8).rel_to_magnitude >
-        um::gpu_reduction_tolerance(std::int64_t(1) << 24, 132).rel_to_magnitude);
+TEST_CASE("gpu_reduction_tolerance is chapter 05's own bound for tcu::DeviceReduce::Sum") {
+  // depth = ceil(log2 n) + 8, 2u = 2^-23 per level, relative to sum |x|
+  const tcu::Tolerance tiny = um::gpu_reduction_tolerance(1);
+  CHECK(tiny.rationale.find("depth 8 ") == 0);
+  CHECK(tiny.rel_to_magnitude == doctest::Approx(2.0 * 8 * std::ldexp(1.0, -24)));
+  const tcu::Tolerance prime = um::gpu_reduction_tolerance(1000003);  // 2^19 < n < 2^20
+  CHECK(prime.rationale.find("depth 28 ") == 0);
+  const tcu::Tolerance large = um::gpu_reduction_tolerance(std::int64_t(1) << 28);
+  CHECK(large.rationale.find("depth 36 ") == 0);
+  CHECK(large.rel_to_magnitude == doctest::Approx(2.0 * 36 * std::ldexp(1.0, -24)));
+  // The same numbers as chapter 05's API gives.
+  CHECK(large.rel_to_magnitude == tcu::device_reduce_error_bound(std::int64_t(1) << 28).rel_to_abs_sum);
+  CHECK(um::gpu_reduction_tolerance(std::int64_t(1) << 24).rel_to_magnitude <
+        um::gpu_reduction_tolerance(std::int64_t(1) << 28).rel_to_magnitude);
 }

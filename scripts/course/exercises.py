@@ -282,7 +282,7 @@ for _ex, _kernel in SANITIZED_KERNELS.items():
 # What a chapter needs built besides itself (chapter options of the top-level CMakeLists.txt).
 CHAPTER_NEEDS = {
     "05_block_grid": ["03_tcu_reduction", "04_tcu_scan"],
-    "06_jetson_unified_memory": ["03_tcu_reduction"],
+    "06_jetson_unified_memory": ["05_block_grid", "03_tcu_reduction", "04_tcu_scan"],
 }
 
 
