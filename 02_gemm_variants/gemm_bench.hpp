@@ -48,7 +48,7 @@ struct SizeResult {
   std::vector<std::string> notes;  // skipped variants and why
 };
 
-// Runs `names` (cublas_gemmex is always run: it is the reference and the 100 % line) on the
+// Runs `names` (cublas_gemmex too, unless o.cublas is false: the reference and the 100 % line) on the
 // current device. Throws tcu::CudaError / CublasError on CUDA or cuBLAS failures.
 SizeResult run_size(const GemmProblem& p, const std::vector<std::string>& names, const BenchOptions& opts);
 

@@ -33,13 +33,13 @@ struct WmmaShmemConfig {  // step 9: 64×64 block tile, 4 warps of 32×32, k-til
 // Large: 128×256, 8 warps, one block per SM (registers: 8 warps × 32 × ~250). The block
 // reads (128 + 256)·32 halves of A and B from L2 per k-tile for 2·128·256·32 FLOP — a quarter
 // fewer L2 bytes per FLOP than 128×128. That is what counts: with 128×128 tiles the kernels
-// ran into L2 bandwidth (ncu, 4096³: L2 throughput 90 % of peak, tensor pipe 48 %), and
-// 128×256 lifted both from ~300 to ~380 TFLOP/s on the H100.
+// ran into L2 bandwidth at large sizes (Nsight Compute: the L2 near its peak, the tensor pipe
+// half idle), and the larger tile relieved it (docs/results/: the ladder at 4096³).
 struct PipelinedLargeConfig {
   static constexpr int kBM = 128, kBN = 256, kBK = 32, kWM = 64, kWN = 64, kStages = 4, kGroupRows = 8;
 };
 // Small: 128×128, 4 warps, two blocks per SM — for problems whose large tiles would not give
-// every SM a block (fewer than one large tile per SM: up to about 2048² on an H100).
+// every SM a block (fewer large tiles than SMs: the smaller sizes).
 struct PipelinedSmallConfig {
   static constexpr int kBM = 128, kBN = 128, kBK = 32, kWM = 64, kWN = 64, kStages = 4, kGroupRows = 8;
 };

@@ -122,16 +122,14 @@ bool reduce_algorithm_supports(ReduceAlgorithm a, std::int64_t segment_size) {
 }
 
 ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t segment_size, int sm_count) {
-  // Crossovers measured on the H100 (n = 2^28; README, "Which algorithm when"): Reduction16
-  // multi-segment for the powers of two 16 … 512 (it takes 16 … 2048, but the split 256N is
-  // faster from 1024), Reduction16 for the other sizes up to 16. Below 512 the other sizes take
-  // the strided 16N where its rows are whole 16-byte vectors (multiples of 8 from 32 on: 78 … 83 %
-  // of the read bandwidth at 48, 96, 200) and reduction_any_size otherwise (17, 100, 255, 257:
-  // 64 … 70 %, where the strided 16N falls to 35 … 46 %). From 512 on the pipelined work-efficient
-  // 256N split across warps (94 % at 1000, 98 % at 5000), or the block-level 256N for segments
-  // from 2^16 when they (or, past 2^18, their chunks: split_for_blocks) are enough blocks to fill
-  // the GPU (97.9 % at 2^18 where the warp split gave 94.1 %, 95.6 % on one segment of 2^28
-  // against 92.2 %).
+  // Crossovers from the chapter's sweep at n = 2^28 (README, "Which algorithm when"; the
+  // figures are in docs/results/): Reduction16 multi-segment for the powers of two 16 … 512 (it
+  // takes 16 … 2048, but the split 256N is faster from 1024), Reduction16 for the other sizes up
+  // to 16. Below 512 the other sizes take the strided 16N where its rows are whole 16-byte
+  // vectors (multiples of 8 from 32 on) and reduction_any_size otherwise, where the strided 16N
+  // falls far behind. From 512 on the pipelined work-efficient 256N split across warps, or the
+  // block-level 256N for segments from 2^16 when they (or, past 2^18, their chunks:
+  // split_for_blocks) are enough blocks to fill the GPU, where it beats the warp split.
   if (segment_size < 1024 && r::reduction16_multisegment_supports(segment_size))
     return ReduceAlgorithm::reduction16_multisegment;
   if (segment_size <= tc::kTile) return ReduceAlgorithm::reduction16;

@@ -111,8 +111,8 @@ bool scan_algorithm_supports(ScanAlgorithm a, std::int64_t segment_size) {
   return d != nullptr && d->supports(segment_size);
 }
 
-// Crossovers: the fastest algorithm per segment size in the H100 sweep (n = 2^28,
-// docs/results/h100/segmented_scan.csv): Scan16 up to 16; the pipelined Scan256 with the
+// Crossovers: the fastest algorithm per segment size in the chapter's sweep (n = 2^28,
+// docs/results/<gpu>/segmented_scan.csv): Scan16 up to 16; the pipelined Scan256 with the
 // shuffle row carry for the powers of two 32 … 2^16 (both output types, and as accurate as the
 // block level for fp32); scan_any_size for the other sizes 17 … 2^16 (the same walk over
 // aligned tiles, rows cut at segment starts, fp32 carries only; from 1024 on only with enough

@@ -27,8 +27,8 @@
 //     own (and fp16's 65504 for fp16 outputs);
 //   - deterministic: the same input gives the same bits, run after run.
 //   - every segment is scanned by one warp or one block: when segments are few and long (fewer
-//     than a few per SM, e.g. one whole array), most of the GPU idles — measured on the H100, one
-//     segment of 2^28 elements runs below 1 % of the copy bandwidth. The device-wide API of
+//     than a few per SM, e.g. one whole array), most of the GPU idles: one segment keeps one
+//     warp or one block at work. The device-wide API of
 //     chapter 05 (05_block_grid/tcu_device.cuh: tcu::DeviceScan, DeviceSegmentedScan) spreads
 //     a long segment over the whole GPU.
 #include <cuda_fp16.h>
@@ -67,7 +67,7 @@ const char* scan_algorithm_description(ScanAlgorithm a);
 // automatic) any size >= 1.
 bool scan_algorithm_supports(ScanAlgorithm a, std::int64_t segment_size);
 // What `automatic` runs for this shape and output type (never `automatic` itself): the
-// crossovers measured on the H100; for fp32 outputs, long segments avoid carrying the running
+// crossovers of the chapter's sweep; for fp32 outputs, long segments avoid carrying the running
 // sum in the MMA accumulator, whose truncating additions cost accuracy in proportion to the
 // number of tiles. Segments of 1024 … 2^16 that are not powers of two take scan_any_size
 // (one warp per share of whole segments) only when there are at least 4096 of them.

@@ -56,13 +56,12 @@ static_assert(static_cast<int>(DeviceScanAlgorithm::warp_level) + 1 == sizeof(kS
 
 constexpr bool kWarpLevel = TCU_DEVICE_WARP_LEVEL != 0;
 
-// Crossovers (segment sizes), measured on the H100: below them the warp level of chapters 03/04
-// is faster (and without it the segmented look-back takes them).
+// Crossovers (segment sizes) from the chapter's sweep: below them the warp level of chapters
+// 03/04 is faster (and without it the segmented look-back takes them).
 constexpr std::int64_t kReduceBlockFrom = 4096;
 constexpr std::int64_t kScanBlockFrom = 2048;
-// From 1.5 segments per SM on, one block per segment beats the segmented look-back (measured at
-// n = 2^28: 1024, 512 and 256 segments of 2^18 … 2^20 run at 92 %, 92 % and 84 % of the copy
-// against 73–74 % for the look-back; 128 segments of 2^21, fewer than the 132 SMs, at 63 %).
+// From 1.5 segments per SM on, one block per segment beats the segmented look-back (the sweep
+// at n = 2^28; with fewer segments than SMs it falls far behind).
 std::int64_t block_scan_min_segments() { return (3 * static_cast<std::int64_t>(tc::sm_count()) + 1) / 2; }
 // Whole arrays up to these sizes are faster on one block (the sweep: n = 2^10 … 2^14 for the
 // scan, one block tile, where the look-back only adds its status words; up to 2^15 for the sum).

@@ -29,7 +29,7 @@
 //     ordered from a memory pool private to the library that keeps it between calls; an
 //     allocation failure is returned as cudaErrorMemoryAllocation.
 // The segmented functions pick warp level (chapters 03/04, when built), block level or grid
-// level by segment size, from crossovers measured on the H100 (choose_device_*_algorithm).
+// level by segment size, from the crossovers of the chapter's sweep (choose_device_*_algorithm).
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 

@@ -7,9 +7,9 @@
 //
 // A segment longer than kBlockChunk (2^18) elements is cut into chunks (split_for_blocks), a
 // block per chunk, and a second pass adds the chunks' partials: one block per long segment
-// would leave the GPU idle when the segments are few (one segment of 2^28: 0.6 % of the read
-// bandwidth on the H100). A block's work item is therefore a chunk (ChunkItem): the whole
-// segment when it is short.
+// would leave the GPU idle when the segments are fewer than the SMs (one segment: one SM at
+// work). A block's work item is therefore a chunk (ChunkItem): the whole segment when it is
+// short.
 #include "03_tcu_reduction/kernels/collapse.cuh"
 #include "03_tcu_reduction/kernels/launchers.hpp"
 #include "03_tcu_reduction/kernels/split_segments.cuh"

@@ -38,13 +38,12 @@ constexpr SplitPlan split_segments(std::int64_t num_segments, std::int64_t segme
 }
 
 // The block-level kernel's split (05_reduction256n_block.cu): a block reduces a chunk of at most
-// kBlockChunk elements. One block per segment serialises a long segment on one SM (measured on
-// the H100 at n = 2^28, before this split: 99 % of the read bandwidth with 512 … 1024 segments
-// of 2^18 … 2^19, 69 % with 128 of 2^21, 0.6 % with one of 2^28); cut into chunks of at most
-// 2^18, a long segment becomes many blocks' work again (96 % from 2^20 to 2^28). The chunks are
-// equal (a multiple of `granule`, the block's round) but for the segment's last one; a second
-// pass adds the partials. That pass costs where the segments alone would fill the GPU (2^19,
-// 512 segments: 95 % cut against 99 % uncut): cutting only when they cannot is left to do.
+// kBlockChunk elements. One block per segment serialises a long segment on one SM: with fewer
+// segments than SMs most of the GPU idles. Cut into chunks of at most 2^18, a long segment
+// becomes many blocks' work again (the chapter's sweep in docs/results/ shows both). The chunks
+// are equal (a multiple of `granule`, the block's round) but for the segment's last one; a
+// second pass adds the partials. That pass costs a little where the segments alone would fill
+// the GPU: cutting only when they cannot is left to do.
 inline constexpr std::int64_t kBlockChunk = std::int64_t(1) << 18;
 
 constexpr SplitPlan split_for_blocks(std::int64_t segment_size, std::int64_t granule) {

@@ -22,11 +22,9 @@
 namespace tcu::bench::scan {
 namespace {
 
-// Consecutive elements per thread, per output type, from the H100 sweeps (segments 16 … 2^15,
-// docs/results/h100): fp16 outputs 16 (91–93 % of the copy, against 64–67 % for the earlier
-// 8-element version: the per-element scan of the pairs bounds them), fp32 outputs 8 (90–93 %
-// for that 8-element version, against 74–75 % with 16: 16 fp32 results per thread cost
-// registers and occupancy).
+// Consecutive elements per thread, per output type, chosen by the chapter's sweeps (segments
+// 16 … 2^15): fp16 outputs 16 (with 8, the per-element scan of the pairs bounds them), fp32
+// outputs 8 (16 fp32 results per thread cost registers and occupancy).
 template <class OutT>
 inline constexpr int kItems = sizeof(OutT) == 2 ? 16 : 8;
 constexpr int kBlockThreads = 256;
@@ -193,7 +191,7 @@ template <class OutT>
 void cub_warp_scan(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size, bool inclusive,
                    cudaStream_t stream) {
   if (num_segments == 0) return;
-  // Tuned on the H100: about 2048 elements of whole segments per warp.
+  // Tuned by the sweep: about 2048 elements of whole segments per warp.
   const std::int64_t segs = segment_size >= 2048 ? 1 : 2048 / segment_size;
   const int grid = grid_for(ceil_div(num_segments, segs), kBlockThreads / 32);
   if (inclusive)

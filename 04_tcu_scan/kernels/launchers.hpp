@@ -41,7 +41,7 @@ constexpr bool scan256_pipelined_supports(std::int64_t s) { return s >= tc::kTil
 // 32-bit); 1 … 16 are passed to Scan16 (a segment per row).
 inline constexpr std::int64_t kAnySizeMax = std::int64_t{1} << 30;
 // Its launch shape: blocks of 4 warps, 4 blocks per SM; one warp per share of whole segments,
-// so long segments fill an H100 (132 SMs × 16 warps) only when there are some 4096 of them.
+// so long segments fill the GPU (SMs × 16 resident warps) only when there are thousands of them.
 inline constexpr int kAnySizeWarps = 4;
 inline constexpr int kAnySizeBlocksPerSm = 4;
 inline constexpr std::int64_t kAnySizeFewSegments = 4096;

@@ -67,9 +67,9 @@ inline FixedPoint fixed_point_for(std::int64_t segment_len) {
 // the status words are loaded and stored relaxed or with acquire/release ordering. Relaxed is
 // enough: a word carries its own value (flag and value in one 64-bit atomic), so no other
 // memory has to become visible with it (an ordered store may also have to wait for the block's
-// earlier output stores). On the H100 relaxed words were faster (most with fp16 outputs)
-// and four windows slightly faster than one (a long look-back takes fewer steps); drawing the
-// next ticket before the look-back, or prefetching the next tile into L2, was slower.
+// earlier output stores). Measured: relaxed words were faster (most with fp16 outputs) and four
+// windows slightly faster than one (a long look-back takes fewer steps); drawing the next
+// ticket before the look-back, or prefetching the next tile into L2, was slower.
 inline constexpr int kLookbackWindows = 4;
 inline constexpr bool kLookbackRelaxed = true;
 
