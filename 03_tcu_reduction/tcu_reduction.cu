@@ -4,6 +4,7 @@
 #include "03_tcu_reduction/tcu_reduction.cuh"
 
 #include "03_tcu_reduction/kernels/launchers.hpp"
+#include "common/name_table.hpp"
 #include "common/segments.hpp"
 #include "common/tensor_core/launch.hpp"
 
@@ -13,12 +14,7 @@ namespace {
 namespace r = detail::reduce;
 
 // The one name table: every algorithm, its name (API, --algo, CSV rows) and what it does.
-struct AlgorithmInfo {
-  ReduceAlgorithm algorithm;
-  const char* name;
-  const char* description;
-};
-constexpr AlgorithmInfo kAlgorithms[] = {
+constexpr NamedAlgorithm<ReduceAlgorithm> kAlgorithms[] = {
     {ReduceAlgorithm::automatic, "auto", "chosen by segment size from the measured crossovers"},
     {ReduceAlgorithm::reduction16, "reduction16", "Dakkak: V = P·A, 16 segments of <= 16 per tile"},
     {ReduceAlgorithm::reduction256, "reduction256", "Dakkak: V = P·A, R = V·Pᵀ, one segment of <= 256 per tile"},
@@ -46,13 +42,9 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      "ours: aligned 8-tile rounds, rows cut at segment starts, T = A_pre·S + A_post·S, shuffle row carries"},
 };
 
-constexpr bool names_in_enum_order() {
-  int i = 0;
-  for (const AlgorithmInfo& a : kAlgorithms)
-    if (static_cast<int>(a.algorithm) != i++) return false;
-  return i == static_cast<int>(ReduceAlgorithm::reduction_any_size) + 1;
-}
-static_assert(names_in_enum_order(), "one name-table row per algorithm, in enum (lesson) order");
+static_assert(names_in_enum_order(kAlgorithms) &&
+                  std::size(kAlgorithms) == static_cast<std::size_t>(ReduceAlgorithm::reduction_any_size) + 1,
+              "one name-table row per algorithm, in enum (lesson) order");
 
 // The dispatch table: what each algorithm takes and who launches it (kernels/NN_*.cu).
 struct Dispatch {
@@ -80,38 +72,15 @@ constexpr Dispatch kDispatch[] = {
     {ReduceAlgorithm::reduction_any_size, r::reduction_any_size_supports, r::launch_reduction_any_size},
 };
 
-const Dispatch* dispatch_for(ReduceAlgorithm a) {
-  for (const Dispatch& d : kDispatch)
-    if (d.algorithm == a) return &d;
-  return nullptr;
-}
+const Dispatch* dispatch_for(ReduceAlgorithm a) { return dispatch_row(kDispatch, a); }
 
 }  // namespace
 
-std::vector<ReduceAlgorithm> all_reduce_algorithms() {
-  std::vector<ReduceAlgorithm> out;
-  for (const AlgorithmInfo& a : kAlgorithms)
-    if (a.algorithm != ReduceAlgorithm::automatic) out.push_back(a.algorithm);
-  return out;
-}
-
-const char* reduce_algorithm_name(ReduceAlgorithm a) {
-  for (const AlgorithmInfo& info : kAlgorithms)
-    if (info.algorithm == a) return info.name;
-  return "?";
-}
-
-const char* reduce_algorithm_description(ReduceAlgorithm a) {
-  for (const AlgorithmInfo& info : kAlgorithms)
-    if (info.algorithm == a) return info.description;
-  return "?";
-}
-
+std::vector<ReduceAlgorithm> all_reduce_algorithms() { return algorithms_but(kAlgorithms, ReduceAlgorithm::automatic); }
+const char* reduce_algorithm_name(ReduceAlgorithm a) { return algorithm_name(kAlgorithms, a); }
+const char* reduce_algorithm_description(ReduceAlgorithm a) { return algorithm_description(kAlgorithms, a); }
 std::optional<ReduceAlgorithm> parse_reduce_algorithm(const std::string& name) {
-  for (const AlgorithmInfo& info : kAlgorithms)
-    if (name == info.name) return info.algorithm;
-  if (name == "automatic") return ReduceAlgorithm::automatic;
-  return std::nullopt;
+  return parse_algorithm(kAlgorithms, name);
 }
 
 bool reduce_algorithm_supports(ReduceAlgorithm a, std::int64_t segment_size) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "04_tcu_scan/kernels/launchers.hpp"
+#include "common/name_table.hpp"
 #include "common/segments.hpp"
 
 namespace tcu {
@@ -14,12 +15,7 @@ namespace {
 namespace sc = detail::scan;
 
 // The one name table: every algorithm, its name (API, --algo, CSV rows, tests) and what it does.
-struct AlgorithmInfo {
-  ScanAlgorithm algorithm;
-  const char* name;
-  const char* description;
-};
-constexpr AlgorithmInfo kAlgorithms[] = {
+constexpr NamedAlgorithm<ScanAlgorithm> kAlgorithms[] = {
     {ScanAlgorithm::automatic, "auto", "chosen by segment size and output type from the measured crossovers"},
     {ScanAlgorithm::scan16, "scan16", "Dakkak Scan16: R = A·U, 16 segments per tile; segments of at most 16"},
     {ScanAlgorithm::scan256, "scan256",
@@ -40,13 +36,9 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      "ours: aligned 8-tile rounds, rows cut at segment starts, A_pre·U and A_post·U + shuffle row carries; any size"},
 };
 
-constexpr bool names_in_enum_order() {
-  int i = 0;
-  for (const AlgorithmInfo& a : kAlgorithms)
-    if (static_cast<int>(a.algorithm) != i++) return false;
-  return i == static_cast<int>(ScanAlgorithm::scan_any_size) + 1;
-}
-static_assert(names_in_enum_order(), "one name-table row per algorithm, in enum (lesson) order");
+static_assert(names_in_enum_order(kAlgorithms) &&
+                  std::size(kAlgorithms) == static_cast<std::size_t>(ScanAlgorithm::scan_any_size) + 1,
+              "one name-table row per algorithm, in enum (lesson) order");
 
 // The dispatch table: what each algorithm takes and who launches it (kernels/NN_*.cu).
 template <class OutT>
@@ -71,38 +63,15 @@ constexpr Dispatch<OutT> kDispatch[] = {
 
 template <class OutT>
 const Dispatch<OutT>* dispatch_for(ScanAlgorithm a) {
-  for (const Dispatch<OutT>& d : kDispatch<OutT>)
-    if (d.algorithm == a) return &d;
-  return nullptr;
+  return dispatch_row(kDispatch<OutT>, a);
 }
 
 }  // namespace
 
-std::vector<ScanAlgorithm> all_scan_algorithms() {
-  std::vector<ScanAlgorithm> out;
-  for (const AlgorithmInfo& a : kAlgorithms)
-    if (a.algorithm != ScanAlgorithm::automatic) out.push_back(a.algorithm);
-  return out;
-}
-
-const char* scan_algorithm_name(ScanAlgorithm a) {
-  for (const AlgorithmInfo& info : kAlgorithms)
-    if (info.algorithm == a) return info.name;
-  return "?";
-}
-
-const char* scan_algorithm_description(ScanAlgorithm a) {
-  for (const AlgorithmInfo& info : kAlgorithms)
-    if (info.algorithm == a) return info.description;
-  return "?";
-}
-
-std::optional<ScanAlgorithm> parse_scan_algorithm(const std::string& name) {
-  for (const AlgorithmInfo& info : kAlgorithms)
-    if (name == info.name) return info.algorithm;
-  if (name == "automatic") return ScanAlgorithm::automatic;
-  return std::nullopt;
-}
+std::vector<ScanAlgorithm> all_scan_algorithms() { return algorithms_but(kAlgorithms, ScanAlgorithm::automatic); }
+const char* scan_algorithm_name(ScanAlgorithm a) { return algorithm_name(kAlgorithms, a); }
+const char* scan_algorithm_description(ScanAlgorithm a) { return algorithm_description(kAlgorithms, a); }
+std::optional<ScanAlgorithm> parse_scan_algorithm(const std::string& name) { return parse_algorithm(kAlgorithms, name); }
 
 bool scan_algorithm_supports(ScanAlgorithm a, std::int64_t segment_size) {
   if (segment_size < 1) return false;

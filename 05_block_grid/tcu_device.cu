@@ -6,6 +6,7 @@
 #include <string>
 
 #include "05_block_grid/kernels/launchers.hpp"
+#include "common/name_table.hpp"
 #include "common/segments.hpp"
 #include "common/tensor_core/launch.hpp"
 #if TCU_DEVICE_WARP_LEVEL
@@ -19,19 +20,9 @@ namespace {
 namespace dev = tcu::detail::device;
 namespace tc = tcu::tc;
 
-struct ReduceEntry {
-  DeviceReduceAlgorithm algorithm;
-  const char* name;
-  const char* description;
-};
-struct ScanEntry {
-  DeviceScanAlgorithm algorithm;
-  const char* name;
-  const char* description;
-};
-
-// The name tables: the only place the names are written.
-constexpr ReduceEntry kReduceTable[] = {
+// The name tables: the only place the names are written. (The dispatch is a switch, not a
+// table: the grid-level launchers take one segment and no segment count.)
+constexpr NamedAlgorithm<DeviceReduceAlgorithm> kReduceTable[] = {
     {DeviceReduceAlgorithm::automatic, "auto", "the API's choice by shape"},
     {DeviceReduceAlgorithm::block_reduce, "block_reduce", "Dakkak Alg. 4: one block per segment"},
     {DeviceReduceAlgorithm::grid_two_pass, "grid_two_pass", "block partials of chunks, then a second kernel"},
@@ -41,7 +32,7 @@ constexpr ReduceEntry kReduceTable[] = {
      "segmented single-pass scan writing each segment's last prefix"},
     {DeviceReduceAlgorithm::warp_level, "warp_level", "chapter 03's warp-level segmented_reduce_sum"},
 };
-constexpr ScanEntry kScanTable[] = {
+constexpr NamedAlgorithm<DeviceScanAlgorithm> kScanTable[] = {
     {DeviceScanAlgorithm::automatic, "auto", "the API's choice by shape"},
     {DeviceScanAlgorithm::block_scan, "block_scan", "Dakkak Alg. 7: one block per segment"},
     {DeviceScanAlgorithm::grid_three_kernel, "grid_three_kernel",
@@ -51,8 +42,10 @@ constexpr ScanEntry kScanTable[] = {
      "single pass, look-back stops at the segment's start"},
     {DeviceScanAlgorithm::warp_level, "warp_level", "chapter 04's warp-level segmented scans"},
 };
-static_assert(static_cast<int>(DeviceReduceAlgorithm::warp_level) + 1 == sizeof(kReduceTable) / sizeof(kReduceTable[0]));
-static_assert(static_cast<int>(DeviceScanAlgorithm::warp_level) + 1 == sizeof(kScanTable) / sizeof(kScanTable[0]));
+static_assert(names_in_enum_order(kReduceTable) &&
+              static_cast<std::size_t>(DeviceReduceAlgorithm::warp_level) + 1 == std::size(kReduceTable));
+static_assert(names_in_enum_order(kScanTable) &&
+              static_cast<std::size_t>(DeviceScanAlgorithm::warp_level) + 1 == std::size(kScanTable));
 
 constexpr bool kWarpLevel = TCU_DEVICE_WARP_LEVEL != 0;
 
@@ -112,36 +105,26 @@ cudaError_t scan_dispatch(DeviceScanAlgorithm a, bool inclusive, const __half* i
 bool device_has_warp_level() { return kWarpLevel; }
 
 std::vector<DeviceReduceAlgorithm> all_device_reduce_algorithms() {
-  std::vector<DeviceReduceAlgorithm> v;
-  for (const ReduceEntry& e : kReduceTable)
-    if (e.algorithm != DeviceReduceAlgorithm::automatic && (kWarpLevel || e.algorithm != DeviceReduceAlgorithm::warp_level))
-      v.push_back(e.algorithm);
+  std::vector<DeviceReduceAlgorithm> v = algorithms_but(kReduceTable, DeviceReduceAlgorithm::automatic);
+  if (!kWarpLevel) v.pop_back();  // warp_level, the last row
   return v;
 }
 std::vector<DeviceScanAlgorithm> all_device_scan_algorithms() {
-  std::vector<DeviceScanAlgorithm> v;
-  for (const ScanEntry& e : kScanTable)
-    if (e.algorithm != DeviceScanAlgorithm::automatic && (kWarpLevel || e.algorithm != DeviceScanAlgorithm::warp_level))
-      v.push_back(e.algorithm);
+  std::vector<DeviceScanAlgorithm> v = algorithms_but(kScanTable, DeviceScanAlgorithm::automatic);
+  if (!kWarpLevel) v.pop_back();  // warp_level, the last row
   return v;
 }
-const char* device_reduce_algorithm_name(DeviceReduceAlgorithm a) { return kReduceTable[static_cast<int>(a)].name; }
-const char* device_scan_algorithm_name(DeviceScanAlgorithm a) { return kScanTable[static_cast<int>(a)].name; }
+const char* device_reduce_algorithm_name(DeviceReduceAlgorithm a) { return algorithm_name(kReduceTable, a); }
+const char* device_scan_algorithm_name(DeviceScanAlgorithm a) { return algorithm_name(kScanTable, a); }
 const char* device_reduce_algorithm_description(DeviceReduceAlgorithm a) {
-  return kReduceTable[static_cast<int>(a)].description;
+  return algorithm_description(kReduceTable, a);
 }
-const char* device_scan_algorithm_description(DeviceScanAlgorithm a) {
-  return kScanTable[static_cast<int>(a)].description;
-}
+const char* device_scan_algorithm_description(DeviceScanAlgorithm a) { return algorithm_description(kScanTable, a); }
 std::optional<DeviceReduceAlgorithm> parse_device_reduce_algorithm(const std::string& name) {
-  for (const ReduceEntry& e : kReduceTable)
-    if (name == e.name) return e.algorithm;
-  return std::nullopt;
+  return parse_algorithm(kReduceTable, name);
 }
 std::optional<DeviceScanAlgorithm> parse_device_scan_algorithm(const std::string& name) {
-  for (const ScanEntry& e : kScanTable)
-    if (name == e.name) return e.algorithm;
-  return std::nullopt;
+  return parse_algorithm(kScanTable, name);
 }
 
 bool device_reduce_algorithm_supports(DeviceReduceAlgorithm a, std::int64_t num_segments, std::int64_t segment_size) {
