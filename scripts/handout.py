@@ -14,7 +14,7 @@ The regions are marked in the reference code (scripts/course/regions.py describe
 scripts/course/exercises.py says how scripts/grade.py grades each exercise, scripts/course/plan.py
 in which order a student does them and how long each takes. The handout keeps everything else
 (lessons, tests, the grader, docs/results), leaves out the CI folder and this instructor's tooling,
-gets its own README.md (from scripts/course/handout_README.md) and EXERCISES.md, and is a git
+gets its own README.md (from scripts/course/handout_README.md.in) and EXERCISES.md, and is a git
 repository with one commit, tagged `handout`, so that students commit their work on top of it.
 A solution patch applies inside a fresh handout with `git apply NN.K.patch`; in a student's
 copy, `git apply --3way NN.K.patch` merges it with their own commits.
@@ -40,8 +40,8 @@ GRADE = "python3 scripts/grade.py"
 LEFT_OUT_DIRS = (".ci/", ".git/")
 # The instructor's side of the course: the grader does not need these, and a handout that held
 # this script would offer commands that cannot work there (it has no exercise regions).
-INSTRUCTOR_FILES = ("scripts/handout.py", "scripts/course/plan.py", "scripts/course/handout_README.md")
-README_TEMPLATE = os.path.join(HERE, "course", "handout_README.md")
+INSTRUCTOR_FILES = ("scripts/handout.py", "scripts/course/plan.py", "scripts/course/handout_README.md.in")
+README_TEMPLATE = os.path.join(HERE, "course", "handout_README.md.in")
 # What the handout's README must not mention: tooling and files that the handout does not hold.
 NOT_IN_README = ("{{", ".ci/", "instructor", "solution")
 GIT_AUTHOR = ["-c", "user.name=handout", "-c", "user.email=handout@localhost", "-c", "commit.gpgsign=false"]

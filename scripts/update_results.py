@@ -14,7 +14,8 @@ copied in turn: files of the same name are replaced, the others kept.
    cub_latest_* come from the second build against the newest CCCL (build-cccl-latest); its
    version (the run's cccl_latest_version.txt) goes into provenance.csv's cccl_latest column
    for every file that holds such rows, and into the README notes.
-3. In every README.md of the repository, replaces the text between
+3. In every README.md of the repository (the chapters' results pages too, not the index of step 2),
+   replaces the text between
    `<!-- results:NAME -->` and `<!-- /results:NAME -->` with docs/results/<gpu>/NAME.csv as a
    Markdown table, so no number in a README is typed by hand.
 """
@@ -165,7 +166,9 @@ def main(argv=None):
 
     marker = re.compile(r"(<!-- results:([A-Za-z0-9_.-]+) -->\n)(.*?)(<!-- /results:\2 -->)", re.S)
     for readme in glob.glob(os.path.join(ROOT, "**", "README.md"), recursive=True):
-        if os.sep + "build" in readme or os.path.join("docs", "results") in readme:
+        # Every README but the generated results index itself (the chapters' results pages under
+        # docs/results/<gpu>/chapters/ are filled like the lessons).
+        if os.sep + "build" in readme or os.path.abspath(readme) == os.path.abspath(os.path.join(dst, "README.md")):
             continue
         with open(readme) as f:
             text = f.read()
