@@ -9,8 +9,10 @@ copied in turn: files of the same name are replaced, the others kept.
 
 1. Copies every .csv, .json, .png, *_output.txt and *.ncu.txt (Nsight Compute reports) from the run's $OUT
    folder to docs/results/<gpu>/.
-2. Writes docs/results/<gpu>/README.md: the GPU, driver, CUDA and CCCL versions and the date
-   (read from the run's summary.txt and device_check.log), and each CSV as a table. Rows named
+2. Writes docs/results/<gpu>/README.md, an index: the GPU, driver, CUDA and CCCL versions and the
+   date (read from the run's summary.txt and device_check.log), then per question one figure and
+   a short table drawn from the CSVs (scripts/results_index.py); `--index-only` rewrites just
+   this index from the files already there. Rows named
    cub_latest_* come from the second build against the newest CCCL (build-cccl-latest); its
    version (the run's cccl_latest_version.txt) goes into provenance.csv's cccl_latest column
    for every file that holds such rows, and into the README notes.
@@ -28,6 +30,9 @@ import shutil
 import sys
 import tarfile
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results_index  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -89,11 +94,56 @@ def run_chapters(src):
     return "unknown"
 
 
+def write_index(dst, gpu_dir, prov, gpu, versions):
+    """docs/results/<gpu>/README.md: the run's environment, then per question one figure and a
+    short table (scripts/results_index.py); the CSVs stay whole beside it."""
+    runs = sorted({(r["date_utc"], r["chapters"]) for r in prov.values() if r.get("date_utc")})
+    lines = [f"# Results on the reference GPU ({gpu_dir})", "",
+             "Written by `scripts/update_results.py` from runs of `scripts/device_check.sh`;",
+             "nothing here is typed by hand. `provenance.csv` names the run each file comes from.", "",
+             f"- GPU (name, driver, memory, max SM clock, max memory clock): {gpu or 'unknown'}",
+             f"- {versions or 'versions unknown'}",
+             "- runs (UTC start, chapters): " + "; ".join(f"{d} ({c})" for d, c in runs)]
+    newest = sorted({r.get("cccl_latest") for r in prov.values() if r.get("cccl_latest")})
+    if newest:
+        lines.append("- rows named `cub_latest_*`: the CUB baselines of a second build against the newest "
+                     "CCCL (" + ", ".join(newest) + "; `scripts/fetch_cccl.sh`)")
+    lines.append("")
+    lines += results_index.index_lines(dst, gpu_dir)
+    with open(os.path.join(dst, "README.md"), "w") as f:
+        f.write("\n".join(lines))
+
+
+def read_provenance(dst):
+    path = os.path.join(dst, "provenance.csv")
+    if not os.path.exists(path):
+        return {}
+    with open(path, newline="") as f:
+        return {r["file"]: r for r in csv.DictReader(f)}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--from", dest="src", required=True, help="the device run's $OUT folder")
+    ap.add_argument("--from", dest="src", help="the device run's $OUT folder")
     ap.add_argument("--gpu", default="h100", help="results sub-folder (default h100)")
+    ap.add_argument("--index-only", action="store_true",
+                    help="only rewrite docs/results/<gpu>/README.md from the files already there")
     args = ap.parse_args(argv)
+    if args.index_only:
+        dst = os.path.join(ROOT, "docs", "results", args.gpu)
+        prov = read_provenance(dst)
+        first = next(iter(sorted(prov.values(), key=lambda r: r.get("date_utc", ""), reverse=True)), {})
+        gpu_line = ""
+        old = os.path.join(dst, "README.md")
+        if os.path.exists(old):  # the GPU line of the last full index, if there is one
+            with open(old) as f:
+                m = re.search(r"^- GPU \(name, driver, memory, max SM clock, max memory clock\): (.*)$", f.read(), re.M)
+                gpu_line = m.group(1) if m and m.group(1) != "unknown" else ""
+        write_index(dst, args.gpu, prov, gpu_line or first.get("gpu", ""), first.get("versions", ""))
+        print(f"wrote {os.path.relpath(os.path.join(dst, 'README.md'), ROOT)}")
+        return 0
+    if not args.src:
+        ap.error("--from is needed (or --index-only)")
     if not os.path.isdir(args.src):
         print(f"update_results: error: '{args.src}' is not a folder", file=sys.stderr)
         return 2
@@ -144,25 +194,7 @@ def main(argv=None):
         w.writeheader()
         for k in sorted(prov):
             w.writerow(prov[k])
-    runs = sorted({(r["date_utc"], r["chapters"]) for r in prov.values()})
-    lines = [f"# Results on the reference GPU ({args.gpu})", "",
-             "Written by `scripts/update_results.py` from runs of `scripts/device_check.sh`;",
-             "nothing here is typed by hand. `provenance.csv` names the run each file comes from.", "",
-             f"- GPU (name, driver, memory, max SM clock, max memory clock): {gpu or 'unknown'}",
-             f"- {versions or 'versions unknown'}",
-             "- runs (UTC start, chapters): " + "; ".join(f"{d} ({c})" for d, c in runs)]
-    newest = sorted({r.get("cccl_latest") for r in prov.values() if r.get("cccl_latest")})
-    if newest:
-        lines.append("- rows named `cub_latest_*`: the CUB baselines of a second build against the newest "
-                     "CCCL (" + ", ".join(newest) + "; `scripts/fetch_cccl.sh`)")
-    lines.append("")
-    for name in sorted(c for c in os.listdir(dst) if c.endswith(".csv")):
-        lines += [f"## {name}", "", csv_to_markdown(os.path.join(dst, name))]
-        png = name[:-4] + ".png"
-        if os.path.exists(os.path.join(dst, png)):
-            lines += [f"![{name[:-4]}]({png})", ""]
-    with open(os.path.join(dst, "README.md"), "w") as f:
-        f.write("\n".join(lines))
+    write_index(dst, args.gpu, prov, gpu, versions)
 
     marker = re.compile(r"(<!-- results:([A-Za-z0-9_.-]+) -->\n)(.*?)(<!-- /results:\2 -->)", re.S)
     for readme in glob.glob(os.path.join(ROOT, "**", "README.md"), recursive=True):

@@ -1,0 +1,174 @@
+"""The index of docs/results/<gpu>/: per question, one figure and a short table drawn from the
+committed CSVs (scripts/update_results.py writes it as that folder's README.md). The CSVs stay
+whole beside it; the index links each one.
+
+A short table is one of:
+  whole      the CSV itself (only for CSVs of a few rows)
+  best       per size (powers of two; a group per `group` column value): the API's choice
+             (`auto`), the fastest tensor-core variant, the fastest library baseline of the
+             toolkit's CCCL and of the newest CCCL (rows cub_latest_*), each with its % column
+  worst      per variant, the largest value of a column (an error) and where it occurs
+  count      rows per value of one column, by result
+  last       the rows of the largest value of one column
+"""
+import csv
+import os
+import re
+
+# (question, csv, table kind, options); the figure is <csv name>*.png when it exists.
+QUESTIONS = [
+    ("How fast does this GPU read and copy memory? Every % in these results is of these two, "
+     "measured in the same run as the rows that quote them.", "bandwidth.csv", "whole", {}),
+    ("01: Do the WMMA rules, shapes and layouts of the lesson hold on this GPU?", "wmma_basics.csv", "count",
+     {"key": "section", "by": "result"}),
+    ("02: How close does each GEMM step come to cuBLAS at 4096³?", "gemm_4096.csv", "whole", {}),
+    ("03: Which reduction is fastest at each segment size (n = 2^28), against CUB?", "segmented_reduce.csv", "best",
+     {"x": "segment_size", "y": "pct_of_read_bw"}),
+    ("03: Warp level or block level: which is faster at each segment size?", "segmented_reduce_warp_block.csv",
+     "best", {"x": "segment_size", "y": "pct_of_read_bw"}),
+    ("03: How accurate is each reduction as n grows (relative error against FP64)?", "reduce_accuracy.csv", "worst",
+     {"key": "algo", "y": "rel_err", "at": "n"}),
+    ("03: What does an element cost in energy and instructions, against CUB?", "reduce_energy_instructions.csv",
+     "whole", {}),
+    ("04: Which scan is fastest at each segment size (n = 2^28, fp16 in, fp32 out), against CUB?",
+     "segmented_scan.csv", "best", {"x": "segment_size", "y": "pct_of_copy_bw", "where": {"out_type": "fp32"}}),
+    ("05: How close do the device-wide sum and scan come to the limit, against CUB, as n grows?",
+     "device_reduce_scan.csv", "best", {"x": "n", "y": "pct_of_limit", "group": ["op", "out_type"],
+                                        "where_same": ("n", "segment_size")}),
+    ("05: Block or grid level (Dakkak Fig. 13/14): which is fastest for whole arrays of n?",
+     "block_grid_sweep.csv", "best", {"x": "n", "y": "pct_of_limit", "group": ["op"], "min_x": 1 << 16,
+                                      "where_same": ("n", "segment_size")}),
+    ("06: Where does the time of one workflow go, memory mode by memory mode (the largest size)?",
+     "unified_memory.csv", "last", {"key": "bytes"}),
+]
+
+BASELINE = re.compile(r"^(cub_|thrust_|shuffle_)")
+
+
+def read(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def number(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def fmt(v):
+    x = number(v)
+    if x is None:
+        return str(v).replace("|", "\\|").replace("*", "\\*")
+    if float(x).is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    return f"{x:.4g}"
+
+
+def size(v):
+    x = int(float(v))
+    return f"2^{x.bit_length() - 1}" if x >= 1024 and x & (x - 1) == 0 else str(x)
+
+
+def table(head, rows, right):
+    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" if r else "---" for r in right) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
+def passed(row):
+    v = str(row.get("pass", row.get("result", "true"))).strip().lower()
+    return v not in ("false", "fail", "skipped")
+
+
+def whole(rows, _):
+    head = list(rows[0].keys()) if rows else []
+    return table(head, [[fmt(r[h]) for h in head] for r in rows], [number(rows[0][h]) is not None for h in head])
+
+
+def count(rows, o):
+    keys = list(dict.fromkeys(r[o["key"]] for r in rows))
+    values = sorted({r[o["by"]] for r in rows})
+    body = [[k] + [str(sum(1 for r in rows if r[o["key"]] == k and r[o["by"]] == v)) for v in values] for k in keys]
+    return table([o["key"]] + values, body, [False] + [True] * len(values))
+
+
+def worst(rows, o):
+    body = []
+    for k in dict.fromkeys(r[o["key"]] for r in rows):
+        mine = [r for r in rows if r[o["key"]] == k and number(r[o["y"]]) is not None]
+        if mine:
+            w = max(mine, key=lambda r: abs(number(r[o["y"]])))
+            body.append([k, f"{abs(number(w[o['y']])):.3g}", size(w[o["at"]])])
+    return table([o["key"], f"largest {o['y']}", f"at {o['at']}"], body, [False, True, True])
+
+
+def last(rows, o):
+    top = max(number(r[o["key"]]) for r in rows)
+    mine = [r for r in rows if number(r[o["key"]]) == top]
+    head = list(rows[0].keys())
+    return table(head, [[fmt(r[h]) for h in head] for r in mine], [number(mine[0][h]) is not None for h in head])
+
+
+def best(rows, o):
+    x, y, group = o["x"], o["y"], o.get("group", [])
+    rows = [r for r in rows if passed(r) and number(r.get(y)) is not None and number(r[y]) > 0
+            and all(r.get(k) == v for k, v in o.get("where", {}).items())
+            and (not o.get("where_same") or r[o["where_same"][0]] == r[o["where_same"][1]])]
+    keys = sorted({tuple(r[g] for g in group) + (int(float(r[x])),) for r in rows
+                   if int(float(r[x])) & (int(float(r[x])) - 1) == 0 and int(float(r[x])) >= o.get("min_x", 0)})
+    head = group + [x, "auto", "best tensor-core variant", "best library baseline", "newest CUB"]
+    body = []
+    for key in keys:
+        mine = [r for r in rows if tuple(r[g] for g in group) + (int(float(r[x])),) == key]
+
+        def top(pred):
+            c = [r for r in mine if pred(r["algo"])]
+            if not c:
+                return "–"
+            b = max(c, key=lambda r: number(r[y]))
+            return f"{b['algo']} {number(b[y]):.1f}"
+        auto = [r for r in mine if r["algo"] == "auto"]
+        body.append(list(key[:-1]) + [size(key[-1]), f"{number(auto[0][y]):.1f}" if auto else "–",
+                                      top(lambda a: a != "auto" and not BASELINE.match(a)),
+                                      top(lambda a: BASELINE.match(a) and not a.startswith("cub_latest_")),
+                                      top(lambda a: a.startswith("cub_latest_"))])
+    return table(head, body, [False] * len(group) + [True, True, False, False, False])
+
+
+KINDS = {"whole": whole, "count": count, "worst": worst, "last": last, "best": best}
+
+
+def index_lines(folder, gpu_dir):
+    """The question sections of the index (Markdown lines), for the CSVs present in `folder`."""
+    out = []
+    for question, name, kind, options in QUESTIONS:
+        path = os.path.join(folder, name)
+        if not os.path.exists(path):
+            continue
+        rows = read(path)
+        if not rows:
+            continue
+        out += [f"## {question}", ""]
+        stem = name[:-4]
+        for png in sorted(f for f in os.listdir(folder) if f.startswith(stem) and f.endswith(".png")
+                          and not any(f.startswith(q[1][:-4]) and len(q[1]) > len(name) for q in QUESTIONS)):
+            out += [f"![{png[:-4]}]({png})", ""]
+        if kind == "best":
+            from_x = f" from {size(options['min_x'])}" if options.get("min_x") else ""
+            out += [f"% of the limit measured in the same run (`{options['y']}`), powers of two{from_x}; every size "
+                    f"and variant is in [`{name}`]({name}).", ""]
+        else:
+            out += [f"From [`{name}`]({name}).", ""]
+        out += KINDS[kind](rows, options) + [""]
+    listed = {q[1] for q in QUESTIONS}
+    others = sorted(f for f in os.listdir(folder) if f.endswith((".csv", ".json", ".txt")) and f not in listed
+                    and f != "provenance.csv")
+    out += ["## Every other file", "", ", ".join(f"[`{f}`]({f})" for f in others), ""]
+    chapters = os.path.join(folder, "chapters")
+    if os.path.isdir(chapters):
+        pages = sorted(d for d in os.listdir(chapters) if os.path.exists(os.path.join(chapters, d, "README.md")))
+        out += ["Per-chapter results pages (sweeps, goal tables, history): " +
+                ", ".join(f"[{d}](chapters/{d}/README.md)" for d in pages), ""]
+    return out
