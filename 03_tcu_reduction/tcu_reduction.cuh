@@ -42,8 +42,8 @@ enum class ReduceAlgorithm {
   automatic,                    // chosen by segment size from the measured crossovers
   reduction16,                  // Dakkak: V = P·A, 16 segments of <= 16 per tile
   reduction256,                 // Dakkak: V = P·A, R = V·Pᵀ, one segment of <= 256 per tile
-  reduction256n_inefficient,    // Dakkak: N × Reduction256, the scalar carried in C (2N MMAs)
-  reduction256n_efficient,      // Dakkak: V_i = P·A_i + V_{i-1}, one V·Pᵀ at the end (N+1 MMAs)
+  reduction256n_inefficient,    // Dakkak: N × Reduction256, the scalar carried in C (3N MMAs with the hi/lo split)
+  reduction256n_efficient,      // Dakkak: V_i = P·A_i + V_{i-1}, one V·Pᵀ at the end (N + 2 MMAs with the split)
   reduction256n_block,          // Dakkak Alg. 4: a block per segment (or 2^18-element chunk), warp partials by warp 0
   reduction16n_strided,         // Dakkak Fig. 8: 16 segments side by side, ldm = segment size
   reduction16n_coalesced,       // Dakkak Alg. 3: 256-element blocks per segment + strided rest

@@ -1,6 +1,7 @@
 // Reduction256N, work-inefficient (Dakkak et al. §4.1): N times Reduction256, the running
 // scalar carried in the accumulator C of the second MMA:  R_i = (P·A_i)·Pᵀ + R_{i−1}.
-// 2N MMAs and N trips of V through shared memory.
+// Three MMAs per tile with the hi/lo split of V (3N; 2N when V is rounded to fp16, as in the
+// paper) and N trips of V through shared memory.
 //
 // One warp reduces one work item: a chunk of at most `chunk` elements of one segment (the
 // launcher splits long segments into chunks and adds the partials in a second pass:

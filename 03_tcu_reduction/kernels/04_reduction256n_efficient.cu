@@ -1,6 +1,7 @@
 // Reduction256N, work-efficient (Dakkak et al. §4.1): accumulate every tile into the same V,
 //   V_i = P·A_i + V_{i−1}   (i = 1 … N),   then one   R = V_N·Pᵀ,
-// N + 1 MMAs (+1 for the fp32 split of V, collapse.cuh) instead of 2N.
+// N + 2 MMAs with the hi/lo split of V (collapse.cuh) instead of 3N (N + 1 against 2N when V
+// is rounded to fp16, as in the paper).
 //
 //   V_N = P·A_1 + P·A_2 + … + P·A_N = P·(A_1 + … + A_N):  row 0 = column sums of all N tiles
 //

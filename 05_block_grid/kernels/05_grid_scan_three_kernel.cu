@@ -1,9 +1,12 @@
-// Lesson 3a — Dakkak et al.'s grid-level scan, three kernels: (1) the total of every block tile
-// (Alg. 4, 01_block_reduce.cu); (2) one block scans the totals (exclusive, fp32, a fixed order);
-// (3) every block rescans its tile (Alg. 7) with the scanned total as its carry. It reads the
-// input twice: about 3n of traffic against a copy's 2n, the price of needing no inter-block
-// communication. (The paper called CUB for step 2 and failed above 2^21 elements; this one
-// takes any n, 2^31 and more.)
+// Lesson 3a — a grid-level scan in three kernels, reduce then scan: (1) the total of every block
+// tile (Alg. 4, 01_block_reduce.cu); (2) one block scans the totals (exclusive, fp32, a fixed
+// order); (3) every block rescans its tile (Alg. 7) with the scanned total as its carry. Dakkak
+// et al.'s grid level is scan then propagate instead (scan every tile and write it, scan the
+// tile totals, then add each tile's carry to its written outputs): the same three launches, but
+// it writes the output twice where this one reads the input twice. Either way about 3n of
+// traffic against a copy's 2n, the price of needing no inter-block communication. (The paper
+// called CUB for the middle step and failed above 2^21 elements; this one takes any n, 2^31
+// and more.)
 #include "05_block_grid/kernels/block_tile.cuh"
 #include "05_block_grid/kernels/launch_block.cuh"
 #include "05_block_grid/kernels/launchers.hpp"
