@@ -12,6 +12,7 @@ A short table is one of:
   last       the rows of the largest value of one column
 """
 import csv
+import json
 import os
 import re
 
@@ -137,6 +138,24 @@ def best(rows, o):
     return table(head, body, [False] * len(group) + [True, True, False, False, False])
 
 
+def grades(folder):
+    """The course grader on this GPU: the reference's marks and an untouched handout's."""
+    paths = [os.path.join(folder, f"grade_{w}.json") for w in ("reference", "handout")]
+    if not all(os.path.exists(p) for p in paths):
+        return []
+    ref, hand = ({r["exercise"]: r for r in json.load(open(p))["exercises"]} for p in paths)
+    body = []
+    for ex in sorted(ref):
+        marks = [f"{d[ex]['score']}/{d[ex]['max']}" if ex in d and d[ex]["score"] is not None else "ungraded"
+                 for d in (ref, hand)]
+        body.append([ex, ref[ex]["title"].replace("|", "\\|")] + marks)
+    return (["## Course: does the reference score full marks on every exercise, and an untouched handout zero?",
+             "", "From [`grade_reference.json`](grade_reference.json) and [`grade_handout.json`](grade_handout.json) "
+             "(`scripts/device_check.sh --steps grade_reference,grade_handout`).", ""] +
+            table(["exercise", "what the student writes", "reference", "handout"], body, [False, False, True, True])
+            + [""])
+
+
 KINDS = {"whole": whole, "count": count, "worst": worst, "last": last, "best": best}
 
 
@@ -162,7 +181,8 @@ def index_lines(folder, gpu_dir):
         else:
             out += [f"From [`{name}`]({name}).", ""]
         out += KINDS[kind](rows, options) + [""]
-    listed = {q[1] for q in QUESTIONS}
+    out += grades(folder)
+    listed = {q[1] for q in QUESTIONS} | {"grade_reference.json", "grade_handout.json"}
     others = sorted(f for f in os.listdir(folder) if f.endswith((".csv", ".json", ".txt")) and f not in listed
                     and f != "provenance.csv")
     out += ["## Every other file", "", ", ".join(f"[`{f}`]({f})" for f in others), ""]
