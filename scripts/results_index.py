@@ -31,16 +31,19 @@ QUESTIONS = [
      {"key": "algo", "y": "rel_err", "at": "n"}),
     ("03: What does an element cost in energy and instructions, against CUB?", "reduce_energy_instructions.csv",
      "whole", {}),
-    ("04: Which scan is fastest at each segment size (n = 2^28, fp16 in, fp32 out), against CUB?",
-     "segmented_scan.csv", "best", {"x": "segment_size", "y": "pct_of_copy_bw", "where": {"out_type": "fp32"}}),
-    ("05: How close do the device-wide sum and scan come to the limit, against CUB, as n grows?",
+    ("04: Which scan is fastest at each segment size (n = 2^28), against CUB?",
+     "segmented_scan.csv", "best", {"x": "segment_size", "y": "pct_of_copy_bw", "where": {"out_type": "fp32"},
+                                    "note": "the table: fp32 outputs"}),
+    ("05: Device-wide API at n = 2^28: which algorithm is fastest for each operation, against CUB?",
      "device_reduce_scan.csv", "best", {"x": "n", "y": "pct_of_limit", "group": ["op", "out_type"],
-                                        "where_same": ("n", "segment_size")}),
-    ("05: Block or grid level (Dakkak Fig. 13/14): which is fastest for whole arrays of n?",
-     "block_grid_sweep.csv", "best", {"x": "n", "y": "pct_of_limit", "group": ["op"], "min_x": 1 << 16,
-                                      "where_same": ("n", "segment_size")}),
-    ("06: Where does the time of one workflow go, memory mode by memory mode (the largest size)?",
-     "unified_memory.csv", "last", {"key": "bytes"}),
+                                        "where_same": ("n", "segment_size"),
+                                        "note": "the table: whole arrays and one segment"}),
+    ("05: Block or grid level (Dakkak Fig. 13/14): which is fastest at each size, for whole arrays and "
+     "for segments?", "block_grid_sweep.csv", "best",
+     {"x": "n", "y": "pct_of_limit", "group": ["op"], "min_x": 1 << 16, "where_same": ("n", "segment_size"),
+      "note": "the table: whole arrays"}),
+    ("06: Where does each memory mode spend one workflow's time, at each size?",
+     "unified_memory.csv", "last", {"key": "bytes", "note": "the table: the largest size"}),
 ]
 
 BASELINE = re.compile(r"^(cub_|thrust_|shuffle_)")
@@ -176,10 +179,12 @@ def index_lines(folder, gpu_dir):
             out += [f"![{png[:-4]}]({png})", ""]
         if kind == "best":
             from_x = f" from {size(options['min_x'])}" if options.get("min_x") else ""
-            out += [f"% of the limit measured in the same run (`{options['y']}`), powers of two{from_x}; every size "
-                    f"and variant is in [`{name}`]({name}).", ""]
+            note = f"; {options['note']}" if options.get("note") else ""
+            out += [f"% of the limit measured in the same run (`{options['y']}`), powers of two{from_x}{note}; "
+                    f"every size and variant is in [`{name}`]({name}).", ""]
         else:
-            out += [f"From [`{name}`]({name}).", ""]
+            note = f" ({options['note']})" if options.get("note") else ""
+            out += [f"From [`{name}`]({name}){note}.", ""]
         out += KINDS[kind](rows, options) + [""]
     out += grades(folder)
     listed = {q[1] for q in QUESTIONS} | {"grade_reference.json", "grade_handout.json"}
