@@ -162,6 +162,14 @@ def grades(folder):
 KINDS = {"whole": whole, "count": count, "worst": worst, "last": last, "best": best}
 
 
+def short_table(folder, name):
+    """The index's short table of one CSV, as Markdown (for a lesson's results block)."""
+    for _, csv_name, kind, options in QUESTIONS:
+        if csv_name == name:
+            return "\n".join(KINDS[kind](read(os.path.join(folder, name)), options)) + "\n"
+    raise KeyError(f"{name} has no question in scripts/results_index.py")
+
+
 def index_lines(folder, gpu_dir):
     """The question sections of the index (Markdown lines), for the CSVs present in `folder`."""
     out = []

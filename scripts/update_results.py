@@ -134,7 +134,8 @@ def main(argv=None):
     ap.add_argument("--from", dest="src", help="the device run's $OUT folder")
     ap.add_argument("--gpu", default="h100", help="results sub-folder (default h100)")
     ap.add_argument("--index-only", action="store_true",
-                    help="only rewrite docs/results/<gpu>/README.md from the files already there")
+                    help="only rewrite docs/results/<gpu>/README.md and the READMEs' results blocks from the "
+                         "files already there")
     args = ap.parse_args(argv)
     if args.index_only:
         dst = os.path.join(ROOT, "docs", "results", args.gpu)
@@ -148,6 +149,7 @@ def main(argv=None):
                 gpu_line = m.group(1) if m and m.group(1) != "unknown" else ""
         write_index(dst, args.gpu, prov, gpu_line or first.get("gpu", ""), first.get("versions", ""))
         print(f"wrote {os.path.relpath(os.path.join(dst, 'README.md'), ROOT)}")
+        refresh_readmes(dst, args.gpu, prov)
         return 0
     if not args.src:
         ap.error("--from is needed (or --index-only)")
@@ -203,7 +205,15 @@ def main(argv=None):
             w.writerow(prov[k])
     write_index(dst, args.gpu, prov, gpu, versions)
 
-    marker = re.compile(r"(<!-- results:([A-Za-z0-9_.-]+) -->\n)(.*?)(<!-- /results:\2 -->)", re.S)
+    refresh_readmes(dst, args.gpu, prov, versions, date)
+    print(f"copied {len(copied)} files to {os.path.relpath(dst, ROOT)}")
+    return 0
+
+
+def refresh_readmes(dst, gpu_dir, prov, versions="", date=""):
+    """Step 3: the results blocks of every README. `results:NAME` renders NAME.csv whole;
+    `results:index:NAME` renders the short table of NAME.csv that the index shows."""
+    marker = re.compile(r"(<!-- results:([A-Za-z0-9_.:-]+) -->\n)(.*?)(<!-- /results:\2 -->)", re.S)
     for readme in glob.glob(os.path.join(ROOT, "**", "README.md"), recursive=True):
         # Every README but the generated results index itself (the chapters' results pages under
         # docs/results/<gpu>/chapters/ are filled like the lessons).
@@ -213,22 +223,25 @@ def main(argv=None):
             text = f.read()
 
         def repl(m):
-            path = os.path.join(dst, m.group(2) + ".csv")
+            name = m.group(2)
+            short = name.startswith("index:")
+            stem = name[len("index:"):] if short else name
+            path = os.path.join(dst, stem + ".csv")
             if not os.path.exists(path):
                 return m.group(0)
-            src = prov.get(m.group(2) + ".csv", {})
+            src = prov.get(stem + ".csv", {})
             newest = f"; cub_latest_* rows: {src['cccl_latest']}" if src.get("cccl_latest") else ""
-            note = (f"_{src.get('gpu') or args.gpu}, {src.get('versions', versions)}{newest}, "
-                    f"{src.get('date_utc', date)[:10]}; from `docs/results/{args.gpu}/{m.group(2)}.csv`._\n\n")
-            return m.group(1) + note + csv_to_markdown(path) + m.group(4)
+            what = "the short table of" if short else "from"
+            note = (f"_{src.get('gpu') or gpu_dir}, {src.get('versions', versions)}{newest}, "
+                    f"{src.get('date_utc', date)[:10]}; {what} `docs/results/{gpu_dir}/{stem}.csv`._\n\n")
+            body = results_index.short_table(dst, stem + ".csv") if short else csv_to_markdown(path)
+            return m.group(1) + note + body + m.group(4)
 
         new = marker.sub(repl, text)
         if new != text:
             with open(readme, "w") as f:
                 f.write(new)
             print(f"updated {os.path.relpath(readme, ROOT)}")
-    print(f"copied {len(copied)} files to {os.path.relpath(dst, ROOT)}")
-    return 0
 
 
 if __name__ == "__main__":
