@@ -99,8 +99,11 @@ __device__ float chained_warp_sum(const InT* p, std::int64_t len, std::int64_t f
   __syncwarp();
   FragAcc d;
   wmma::fill_fragment(d, 0.0f);
-  if (!tc::mma_split_operand(d, s.v, k.ones_b, s.hi, s.lo, lane))
-    return sum16_shuffle(s.v, lane) * unscale;  // does not split (> 2^15): row 0 = column sums, in fp32
+  if (!tc::mma_split_operand(d, s.v, k.ones_b, s.hi, s.lo, lane)) {  // does not split (> 2^15): in fp32
+    const float sum = tc::row16_sum(s.v, lane);  // row 0 = the column sums
+    __syncwarp();                                // s.v may be overwritten next
+    return sum * unscale;
+  }
   return d.x[0] * unscale;  // every element is the total
 }
 

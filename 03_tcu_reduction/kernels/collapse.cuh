@@ -43,16 +43,6 @@ struct WarpScratch {
 
 __device__ __forceinline__ void zero_tile(__half* tile, int lane) { tc::store_piece(tile, tc::zero_piece(), lane); }
 
-// fp32 sum of the 16 values row[0..15], the same in every lane (4 shuffles).
-__device__ __forceinline__ float sum16_shuffle(const float* row, int lane) {
-  float x = (lane < kTile) ? row[lane] : 0.0f;
-#pragma unroll
-  for (int o = 8; o >= 1; o >>= 1) x += __shfl_xor_sync(kFullMask, x, o);
-  x = __shfl_sync(kFullMask, x, 0);
-  __syncwarp();  // `row` may be overwritten next
-  return x;
-}
-
 // Dakkak's last step, R = V·Pᵀ; R[0][0] = Σ_k V[0][k]. `s.v` holds V (row-major, fp32; only
 // row 0 is read); `s.hi` and `s.lo` must be zero outside row 0 (the kernel zeroes them once).
 // `carry` is the accumulator C of the product (R = V·Pᵀ + carry everywhere), which is how
@@ -60,8 +50,11 @@ __device__ __forceinline__ float sum16_shuffle(const float* row, int lane) {
 // Reuses s.v for R.
 __device__ __forceinline__ float collapse_row0(WarpScratch& s, const FragBRow& pt, int lane, float carry = 0.0f) {
   const float v = (lane < kTile) ? s.v[lane] : 0.0f;
-  if (!__all_sync(kFullMask, tc::splits(v)))  // does not split (|V| > 2^15): fp32 shuffles
-    return sum16_shuffle(s.v, lane) + carry;
+  if (!__all_sync(kFullMask, tc::splits(v))) {  // does not split (|V| > 2^15): fp32 shuffles
+    const float sum = tc::row16_sum(s.v, lane);
+    __syncwarp();  // s.v may be overwritten next
+    return sum + carry;
+  }
   // BEGIN EXERCISE 03.3 Reduction256's last step, R = V·Pᵀ, with V split into fp16 hi + lo
   // HINT: Lanes 0…15 split their value v of row 0 with tc::split_hi_lo (common/tensor_core/
   // HINT: split.hpp) into s.hi[lane] and s.lo[lane] (rows 1…15 are already zero); __syncwarp().

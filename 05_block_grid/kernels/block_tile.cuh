@@ -80,15 +80,6 @@ struct Segments {
 
 // ---- Alg. 4: block reduction ----------------------------------------------------------------
 
-// Sum of the 16 values of row 0 of the warp's stored accumulator (lanes 0 … 15 read, shuffles
-// in a fixed order: deterministic). Every lane returns it.
-__device__ __forceinline__ float warp_row0_sum(const float* acc, int lane) {
-  float v = lane < tc::kTile ? acc[lane] : 0.0f;
-#pragma unroll
-  for (int d = tc::kTile / 2; d > 0; d /= 2) v += __shfl_xor_sync(tc::kFullMask, v, d);
-  return __shfl_sync(tc::kFullMask, v, 0);
-}
-
 // Alg. 4, last step: one warp sums the block's kBlockWarps warp partials on the tensor cores,
 // R = X·Pᵀ with X's row 0 = the partials (fp32, so X splits into hi + lo); R[0][0] is the sum.
 // Partials above 2^15 do not split: then the same sum in fp32 on the CUDA cores.
@@ -158,7 +149,7 @@ __device__ __forceinline__ float block_reduce_range(BlockSmem& sm, const __half*
   __syncwarp();
   if (lane < tc::kTile) ws.acc[lane] = column;
   __syncwarp();
-  const float partial = warp_row0_sum(ws.acc, lane);  // Alg. 4: the warp's partial
+  const float partial = tc::row16_sum(ws.acc, lane);  // Alg. 4: the warp's partial
   if (lane == 0) sm.warp_total[warp] = partial;
   __syncthreads();  // Alg. 4: the barrier the published kernels lack
   float sum = 0.0f;
@@ -207,7 +198,7 @@ __device__ __forceinline__ Flagged warp_round_total(BlockSmem& sm, WarpSmem& ws,
   }
   tc::wmma::store_matrix_sync(ws.acc, v, tc::kTile, tc::wmma::mem_row_major);
   __syncwarp();
-  const float t = warp_row0_sum(ws.acc, lane);
+  const float t = tc::row16_sum(ws.acc, lane);
   __syncwarp();
   (void)sm;
   return Flagged{t, last >= 0};

@@ -29,4 +29,14 @@ using FragAccHalf = wmma::fragment<wmma::accumulator, kTile, kTile, kTile, __hal
 __device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x & 31u); }
 __device__ __forceinline__ int warp_in_block() { return static_cast<int>(threadIdx.x >> 5); }
 
+// The fp32 sum of the 16 values row[0 … 15] (a stored accumulator's row 0: lanes 0 … 15 read
+// them), added by shuffles in a fixed order (deterministic); every lane returns it. The caller
+// syncs the warp before `row` is written again.
+__device__ __forceinline__ float row16_sum(const float* row, int lane) {
+  float x = lane < kTile ? row[lane] : 0.0f;
+#pragma unroll
+  for (int o = kTile / 2; o >= 1; o >>= 1) x += __shfl_xor_sync(kFullMask, x, o);
+  return __shfl_sync(kFullMask, x, 0);
+}
+
 }  // namespace tcu::tc
