@@ -22,8 +22,8 @@
 
 namespace tcu::detail::scan {
 
-inline constexpr int kBlockWarps = 8;
-inline constexpr int kBlockThreads = kBlockWarps * kWarpSize;
+using tc::kBlockThreads;  // the block of the block level, defined once (common/tensor_core/tile_geometry.hpp)
+using tc::kBlockWarps;
 // 4 resident blocks per SM (shared memory allows 5): caps registers at 64 per thread, which
 // without the bound reach 80-95 and leave room for only 3 blocks.
 inline constexpr int kBlockMinBlocksPerSm = 4;

@@ -29,8 +29,8 @@ namespace tcu::detail::device {
 
 namespace tc = tcu::tc;
 
-inline constexpr int kBlockWarps = 8;
-inline constexpr int kBlockThreads = kBlockWarps * tc::kWarpSize;           // 256
+using tc::kBlockThreads;  // the block of the block level, defined once (common/tensor_core/tile_geometry.hpp)
+using tc::kBlockWarps;
 inline constexpr int kRoundTiles = 8;                                        // tiles a warp stages at once
 inline constexpr int kRoundElems = kRoundTiles * tc::kTileElems;             // 2048
 inline constexpr int kBlockTileElems = kBlockWarps * kRoundElems;            // 16384

@@ -12,6 +12,9 @@
 namespace tcu::tc {
 
 inline constexpr int kWarpSize = 32;
+// The block of the block-level kernels (Alg. 4 and 7, chapters 04 and 05): 8 warps.
+inline constexpr int kBlockWarps = 8;
+inline constexpr int kBlockThreads = kBlockWarps * kWarpSize;  // 256
 inline constexpr int kPieceElems = 8;  // halves per lane per tile: one 16-byte vector
 static_assert(kPieceElems * kWarpSize == kTileElems, "a warp's pieces are one tile");
 
