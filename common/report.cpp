@@ -161,15 +161,6 @@ std::string Table::to_csv() const {
 
 std::string Table::to_json() const { return json_of(*this).dump(1); }
 
-std::string json_escape(const std::string& s) { return nlohmann::ordered_json(s).dump(); }
-
-std::string json_number(double v) {
-  // nlohmann/json writes the shortest form that reads back exactly.
-  return std::isfinite(v) ? nlohmann::ordered_json(v).dump() : "null";
-}
-
-std::string device_json(const DeviceInfo& d) { return json_of(d).dump(); }
-
 struct JsonObject::Impl {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
 };

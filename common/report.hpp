@@ -42,10 +42,6 @@ class Table {
 };
 
 // JSON is written by nlohmann/json (kept inside report.cpp, so nvcc never compiles it).
-std::string json_escape(const std::string& s);  // with the surrounding quotes
-std::string json_number(double v);              // shortest round-trip form; null if not finite
-std::string device_json(const DeviceInfo& d);
-
 // A JSON object built key by key, keys in the order added; what --json prints:
 //   std::cout << tcu::JsonObject().add("program", prog).add("device", info).add("results", table).dump();
 class JsonObject {
