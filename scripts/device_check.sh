@@ -108,14 +108,14 @@ else
       n="${c:0:2}"
       on=OFF
       for w in "${CHAPTERS[@]}"; do [ "$w" = "$c" ] && on=ON; done
-      # chapter 06 reduces with chapter 03's library
-      [ "$n" = 03 ] && [[ " ${CHAPTERS[*]} " == *" 06_jetson_unified_memory "* ]] && on=ON
+      # chapter 06 sums with chapter 05's tcu::DeviceReduce::Sum (whose warp level is 03's and 04's)
+      [[ "$n" =~ ^0[345]$ ]] && [[ " ${CHAPTERS[*]} " == *" 06_jetson_unified_memory "* ]] && on=ON
       opts+=("-DTCU_CHAPTER_$n=$on")
     done
     rm -rf "$BUILD"  # the device keeps ignored folders between calls, with mtimes that can fool ninja
     step "configure (${CHAPTERS[*]})" "$LOG" cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "${opts[@]}"
     step "build" "$LOG" cmake --build "$BUILD" -j
-    step "ctest (host + gpu)" "$LOG" ctest --test-dir "$BUILD" --output-on-failure -j4
+    step "ctest (host + gpu)" "$LOG" ctest --test-dir "$BUILD" --output-on-failure --no-tests=error -j4
   fi
 fi
 # The second build: chapters 03 and 04 against the newest CCCL that scripts/fetch_cccl.sh put
