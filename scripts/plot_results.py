@@ -109,15 +109,26 @@ class Run:
             self.provenance = {r["file"]: r for r in read_csv(path)}
 
     def gpu(self, csv_name):
+        """The GPU's short name: from provenance.csv (docs/results/<gpu>/), else from the
+        nvidia-smi line of the run's device_check.log (a device run's folder), else unnamed."""
         row = self.provenance.get(csv_name) or next(iter(self.provenance.values()), None)
-        if row and row.get("gpu"):
-            words = []
-            for w in row["gpu"].replace("NVIDIA ", "").split():
-                if re.match(r"^\d+GB$", w) or w.upper().startswith(("HBM", "PCIE", "SXM")):
+        name = row.get("gpu") if row else None
+        log = os.path.join(self.folder, "device_check.log")
+        if not name and os.path.exists(log):
+            with open(log, errors="replace") as f:
+                lines = f.read().splitlines()
+            for i, line in enumerate(lines[:-1]):
+                if line.startswith("name,"):
+                    name = lines[i + 1].split(",")[0].strip()
                     break
-                words.append(w)
-            return " ".join(words) or row["gpu"]
-        return os.path.basename(os.path.normpath(self.folder))
+        if not name:
+            return "this GPU"
+        words = []
+        for w in name.replace("NVIDIA ", "").split():
+            if re.match(r"^\d+GB$", w) or w.upper().startswith(("HBM", "PCIE", "SXM")):
+                break
+            words.append(w)
+        return " ".join(words) or name
 
     def cccl(self, csv_name):
         """(toolkit CCCL version, newest CCCL version) as 'CCCL x.y.z' strings or ''."""
