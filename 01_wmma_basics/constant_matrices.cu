@@ -8,7 +8,7 @@
 #include <mma.h>
 
 #include "01_wmma_basics/launch_support.cuh"
-#include "common/tensor_core/constant_tiles.cuh"
+#include "common/tensor_core/fragments.cuh"
 
 namespace tcu::wmma_basics {
 namespace {

@@ -24,7 +24,7 @@
 #include "03_tcu_reduction/kernels/launchers.hpp"
 #include "03_tcu_reduction/kernels/split_segments.cuh"
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/round_pipeline.cuh"
+#include "common/tensor_core/staging.cuh"
 
 namespace tcu::detail::reduce {
 

@@ -14,7 +14,7 @@
 #include "03_tcu_reduction/kernels/collapse.cuh"
 #include "03_tcu_reduction/kernels/launchers.hpp"
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/split_tile.cuh"
+#include "common/tensor_core/fragments.cuh"
 
 namespace tcu::detail::reduce {
 

@@ -36,8 +36,8 @@
 #include "03_tcu_reduction/kernels/collapse.cuh"
 #include "03_tcu_reduction/kernels/launchers.hpp"
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/round_pipeline.cuh"
-#include "common/tensor_core/split_tile.cuh"
+#include "common/tensor_core/staging.cuh"
+#include "common/tensor_core/fragments.cuh"
 
 namespace tcu::detail::reduce {
 

@@ -20,9 +20,8 @@
 #include "03_tcu_reduction/kernels/collapse.cuh"
 #include "03_tcu_reduction/kernels/launchers.hpp"
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/round_pipeline.cuh"
-#include "common/tensor_core/segmented_row_scan.cuh"
 #include "common/tensor_core/staging.cuh"
+#include "common/tensor_core/segmented_row_scan.cuh"
 
 namespace tcu::detail::reduce {
 namespace {

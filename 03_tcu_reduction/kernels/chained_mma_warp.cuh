@@ -16,7 +16,7 @@
 // split into hi and lo tiles, two MMAs). chained_warp_sum_fp16 replicates the paper's fp16
 // accumulators (and their overflow above 65504) for the accuracy study.
 #include "03_tcu_reduction/kernels/collapse.cuh"
-#include "common/tensor_core/split_tile.cuh"
+#include "common/tensor_core/fragments.cuh"
 
 namespace tcu::detail::reduce {
 

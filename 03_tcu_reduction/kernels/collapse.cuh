@@ -13,7 +13,6 @@
 
 #include <cstdint>
 
-#include "common/tensor_core/constant_tiles.cuh"
 #include "common/tensor_core/fragments.cuh"
 #include "common/tensor_core/split.hpp"
 #include "common/tensor_core/staging.cuh"

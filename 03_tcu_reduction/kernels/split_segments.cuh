@@ -10,7 +10,6 @@
 #include "03_tcu_reduction/kernels/second_pass.hpp"
 #include "03_tcu_reduction/kernels/split_segments.hpp"
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/temp_pool.hpp"
 
 namespace tcu::detail::reduce {
 

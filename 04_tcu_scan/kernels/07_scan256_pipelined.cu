@@ -20,7 +20,6 @@
 // with zeros in shared memory and never written.
 #include "04_tcu_scan/kernels/launchers.hpp"
 #include "04_tcu_scan/kernels/scan_tiles.cuh"
-#include "common/tensor_core/round_pipeline.cuh"
 #include "common/tensor_core/staging.cuh"
 
 namespace tcu::detail::scan {

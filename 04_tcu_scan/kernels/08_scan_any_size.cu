@@ -20,9 +20,8 @@
 
 #include "04_tcu_scan/kernels/launchers.hpp"
 #include "04_tcu_scan/kernels/scan_tiles.cuh"
-#include "common/tensor_core/round_pipeline.cuh"
-#include "common/tensor_core/segmented_row_scan.cuh"
 #include "common/tensor_core/staging.cuh"
+#include "common/tensor_core/segmented_row_scan.cuh"
 
 namespace tcu::detail::scan {
 namespace {

@@ -16,8 +16,7 @@
 // the lanes instead: row i of the result += the sum of row i of L·A (row_sum_fp32).
 #include <cuda_fp16.h>
 
-#include "common/tensor_core/constant_tiles.cuh"
-#include "common/tensor_core/split_tile.cuh"
+#include "common/tensor_core/fragments.cuh"
 
 namespace tcu::detail::scan {
 

@@ -9,7 +9,7 @@
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
 
-#include "common/tensor_core/temp_pool.hpp"
+#include "common/tensor_core/launch.hpp"
 
 namespace tcu::bench::device {
 namespace {

@@ -7,7 +7,6 @@
 #include "05_block_grid/kernels/launch_block.cuh"
 #include "05_block_grid/kernels/launchers.hpp"
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/temp_pool.hpp"
 
 namespace tcu::detail::device {
 namespace {

@@ -10,7 +10,7 @@
 #include "05_block_grid/kernels/block_tile.cuh"
 #include "05_block_grid/kernels/launch_block.cuh"
 #include "05_block_grid/kernels/launchers.hpp"
-#include "common/tensor_core/temp_pool.hpp"
+#include "common/tensor_core/launch.hpp"
 
 namespace tcu::detail::device {
 namespace {
@@ -79,7 +79,7 @@ cudaError_t launch(const __half* in, OutT* out, std::int64_t n, cudaStream_t str
   if (cudaError_t e = allow_block_smem(kernel); e != cudaSuccess) return e;
   const std::int64_t tiles = ceil_div(n, kBlockTileElems);
   // BEGIN EXERCISE 05.1 Grid-level scan in three kernels (part 2 of 2: the three launches)
-  // HINT: A temporary buffer of one fp32 total per block tile (tc::TempBuffer, temp_pool.hpp);
+  // HINT: A temporary buffer of one fp32 total per block tile (tc::TempBuffer, launch.hpp);
   // HINT: (1) launch_reduce_chunks writes the tile totals (01_block_reduce.cu); (2) one block
   // HINT: of scan_totals_kernel scans them; (3) one block per tile rescans its tile with its
   // HINT: carry. Check every step's error; all three on `stream`, nothing synchronises.

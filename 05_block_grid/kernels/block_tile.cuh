@@ -19,10 +19,7 @@
 #include <cstdint>
 
 #include "common/int_math.hpp"
-#include "common/tensor_core/constant_tiles.cuh"
 #include "common/tensor_core/fragments.cuh"
-#include "common/tensor_core/round_pipeline.cuh"
-#include "common/tensor_core/split_tile.cuh"
 #include "common/tensor_core/staging.cuh"
 
 namespace tcu::detail::device {

@@ -3,7 +3,6 @@
 #include "05_block_grid/kernels/lookback.cuh"
 #include "common/int_math.hpp"
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/temp_pool.hpp"
 
 namespace tcu::detail::device {
 

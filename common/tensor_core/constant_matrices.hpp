@@ -2,7 +2,7 @@
 // The constant 16×16 matrices that turn a matrix product into a reduction or a scan
 // (docs/algorithms.md, "Constant matrices"), defined once for the whole tutorial: one constexpr
 // rule per matrix, read by the host (chapter 01's lesson prints them, the host tests build
-// them) and by the device (constant_tiles.cuh writes them into shared memory for WMMA).
+// them) and by the device (fragments.cuh writes them into shared memory for WMMA).
 //
 //   matrix  param                 entry (r, c) is one iff     what multiplying by it does
 //   P       —                     r == 0                      P·A: column sums land in row 0
@@ -27,26 +27,9 @@ inline constexpr int kTileElems = kTile * kTile;  // 256
 
 enum class ConstantMatrix { P, Pt, U, L, ones, E, M };
 
-struct ConstantMatrixInfo {
-  ConstantMatrix matrix;
-  const char* name;   // as the lesson prints it
-  const char* param;  // what `param` means, or nullptr when the matrix has none
-  const char* rule;   // the entry rule, for the lesson
-};
-
-// The one table: names, parameters and rules, in the order the lesson shows them.
-inline constexpr ConstantMatrixInfo kConstantMatrices[] = {
-    {ConstantMatrix::P, "P", nullptr, "P[r][c] = 1 iff r = 0"},
-    {ConstantMatrix::Pt, "Pt", nullptr, "Pt[r][c] = 1 iff c = 0"},
-    {ConstantMatrix::U, "U", nullptr, "U[r][c] = 1 iff r <= c"},
-    {ConstantMatrix::L, "L", "rows per segment (0: none)", "L[r][c] = 1 iff c < r, in the same segment"},
-    {ConstantMatrix::ones, "1", nullptr, "1[r][c] = 1"},
-    {ConstantMatrix::E, "E", "q", "E_q[r][c] = 1 iff r = q"},
-    {ConstantMatrix::M, "M", "rows per segment m", "M[r][c] = 1 iff c = r / m"},
-};
-
 // Is entry (row, col) of the matrix one (else zero)? `param` as in the table above.
-// Every tensor-core kernel builds its constant tiles from these rules.
+// Every tensor-core kernel builds its constant tiles from these rules; the host table of names
+// and rules (constant_matrices_host.hpp) prints them.
 TCU_HOST_DEVICE constexpr bool constant_entry_is_one(ConstantMatrix m, int row, int col, int param = 0) {
   if (m == ConstantMatrix::E) return row == param;
   if (m == ConstantMatrix::M) return col == row / (param > 0 ? param : 1);
@@ -71,18 +54,5 @@ TCU_HOST_DEVICE constexpr bool constant_entry_is_one(ConstantMatrix m, int row, 
   // END EXERCISE
   return false;
 }
-
-TCU_HOST_DEVICE constexpr const ConstantMatrixInfo& constant_matrix_info(ConstantMatrix m) {
-  return kConstantMatrices[static_cast<int>(m)];
-}
-constexpr const char* constant_matrix_name(ConstantMatrix m) { return constant_matrix_info(m).name; }
-
-constexpr bool constant_table_in_enum_order() {
-  int i = 0;
-  for (const ConstantMatrixInfo& info : kConstantMatrices)
-    if (static_cast<int>(info.matrix) != i++) return false;
-  return i == static_cast<int>(ConstantMatrix::M) + 1;
-}
-static_assert(constant_table_in_enum_order(), "one table row per constant matrix, in enum order");
 
 }  // namespace tcu::tc

@@ -13,6 +13,7 @@
 
 #include "common/tensor_core/constant_matrices.hpp"
 #include "common/tensor_core/tile_geometry.hpp"  // kWarpSize
+#include "common/tensor_core/split.hpp"
 
 namespace tcu::tc {
 
@@ -37,6 +38,98 @@ __device__ __forceinline__ float row16_sum(const float* row, int lane) {
 #pragma unroll
   for (int o = kTile / 2; o >= 1; o >>= 1) x += __shfl_xor_sync(kFullMask, x, o);
   return __shfl_sync(kFullMask, x, 0);
+}
+
+// --------------------------------------------------------------------------------------------
+// The constant matrices (constant_matrices.hpp) as shared-memory tiles and as fragments.
+// WMMA fragment layouts are unspecified, so a matrix whose entries depend on (row, col) is
+// written to shared memory by position and loaded with load_matrix_sync; the all-ones matrix
+// needs no memory (fill_fragment). Tiles are row-major, ldm 16, 32-byte aligned.
+
+__device__ __forceinline__ __half constant_half(ConstantMatrix m, int row, int col, int param = 0) {
+  return __float2half(constant_entry_is_one(m, row, col, param) ? 1.0f : 0.0f);
+}
+
+// Entries [first, kTileElems) step `stride` of the tile: one thread's share when `stride`
+// threads write a tile together (a warp: first = lane, stride = 32; a block: threadIdx.x, blockDim.x).
+__device__ __forceinline__ void write_constant_tile(__half* tile, ConstantMatrix m, int first, int stride,
+                                                    int param = 0) {
+  for (int e = first; e < kTileElems; e += stride) tile[e] = constant_half(m, e / kTile, e % kTile, param);
+}
+
+// The warp writes the tile (8 entries per lane) and can load it after the barrier.
+__device__ __forceinline__ void warp_write_constant_tile(__half* tile, ConstantMatrix m, int lane, int param = 0) {
+  write_constant_tile(tile, m, lane, kWarpSize, param);
+  __syncwarp();
+}
+
+// A fragment holding constant matrix m, built through `scratch` (a 256-half tile of this warp,
+// free again on return). Pᵀ: ask for P with a FragBCol.
+template <class Frag>
+__device__ __forceinline__ void load_constant(Frag& frag, ConstantMatrix m, __half* scratch, int lane, int param = 0) {
+  warp_write_constant_tile(scratch, m, lane, param);
+  wmma::load_matrix_sync(frag, scratch, kTile);
+  __syncwarp();  // every lane has loaded before the scratch is reused
+}
+
+// All 16 matrices E_q in one 32×16 "window": rows [15 − q, 31 − q) of the window are E_q, so
+// one 512-half buffer serves every q (row 15 of the window is ones, the rest zeros).
+inline constexpr int kEWindowRows = 2 * kTile;
+__device__ __forceinline__ void write_e_window(__half* window, int first, int stride) {
+  for (int e = first; e < kEWindowRows * kTile; e += stride)
+    window[e] = constant_half(ConstantMatrix::E, e / kTile, e % kTile, kTile - 1);
+}
+__device__ __forceinline__ const __half* e_window_row(const __half* window, int q) {
+  return window + (kTile - 1 - q) * kTile;
+}
+
+// --------------------------------------------------------------------------------------------
+// The hi/lo split (split.hpp) of fp32 values in shared memory, a warp at a time, all or
+// nothing: when one value of the group does not split (|v| > 2^15, NaN, Inf) no lane writes
+// anything and every lane gets false, so the warp takes its fp32 path together.
+
+// The first kRows rows (kRows · 16 fp32 values, row-major, 8-byte aligned) of `src` as fp16
+// tiles `hi` and `lo` (rows kRows … 15 of hi and lo are left untouched). Lane L handles the
+// value pairs L, L + 32, L + 64, …: consecutive lanes touch consecutive 8-byte (float2) and
+// 4-byte (__half2) words, so neither the loads nor the stores conflict in shared memory.
+// Ends with __syncwarp() when it wrote.
+template <int kRows = kTile>
+__device__ __forceinline__ bool warp_split_rows(const float* src, __half* hi, __half* lo, int lane) {
+  static_assert(kRows == 8 || kRows == 16, "8 or 16 rows: 2 or 4 value pairs per lane");
+  constexpr int kPairs = kRows * kTile / 2 / kWarpSize;  // float2 per lane
+  float2 f[kPairs];
+  bool ok = true;
+#pragma unroll
+  for (int i = 0; i < kPairs; ++i) {
+    f[i] = reinterpret_cast<const float2*>(src)[i * kWarpSize + lane];
+    ok &= splits(f[i].x) && splits(f[i].y);
+  }
+  if (!__all_sync(kFullMask, ok)) return false;
+#pragma unroll
+  for (int i = 0; i < kPairs; ++i) {
+    const __half2 h = __floats2half2_rn(f[i].x, f[i].y);
+    const float2 b = __half22float2(h);
+    reinterpret_cast<__half2*>(hi)[i * kWarpSize + lane] = h;
+    reinterpret_cast<__half2*>(lo)[i * kWarpSize + lane] = __floats2half2_rn(f[i].x - b.x, f[i].y - b.y);
+  }
+  __syncwarp();
+  return true;
+}
+
+// acc += X·C where X is the fp32 tile `x` (row-major, in shared memory) and C an fp16 operand,
+// as hi·C + lo·C. `hi`/`lo` are this warp's 256-half scratch tiles. False (acc unchanged)
+// when X does not split: the caller adds X·C in fp32 instead.
+template <class FragB>
+__device__ __forceinline__ bool mma_split_operand(FragAcc& acc, const float* x, const FragB& c, __half* hi, __half* lo,
+                                                  int lane) {
+  if (!warp_split_rows<kTile>(x, hi, lo, lane)) return false;
+  FragA a;
+  wmma::load_matrix_sync(a, hi, kTile);
+  wmma::mma_sync(acc, a, c, acc);
+  wmma::load_matrix_sync(a, lo, kTile);
+  wmma::mma_sync(acc, a, c, acc);
+  __syncwarp();  // hi/lo are free again
+  return true;
 }
 
 }  // namespace tcu::tc

@@ -20,4 +20,41 @@ int grid_for(std::int64_t work_blocks, int per_sm);
 // `dynamic_smem` bytes) as the occupancy calculator says fit on all SMs at once.
 int resident_grid_size(const void* kernel, int threads, std::int64_t work_blocks, std::size_t dynamic_smem = 0);
 
+// --------------------------------------------------------------------------------------------
+// Stream-ordered temporary device memory from a pool private to the library (one per device,
+// created on first use) that keeps its memory between calls. Why not cudaMallocAsync from the
+// default pool: that pool hands memory back to the driver at every synchronisation and maps it
+// again on the next call, which costs tens of microseconds — a quarter of a 2^28-element
+// reduction. Falls back to cudaMallocAsync where the driver has no pools.
+//
+//   tcu::tc::TempBuffer<float> partials;
+//   if (cudaError_t e = partials.allocate(count, stream); e != cudaSuccess) return e;
+//   kernel<<<…, stream>>>(…, partials.get());     // freed, stream-ordered, when it goes out of scope
+
+cudaError_t temp_alloc(void** ptr, std::size_t bytes, cudaStream_t stream);
+cudaError_t temp_free(void* ptr, cudaStream_t stream);
+
+template <class T>
+class TempBuffer {
+ public:
+  TempBuffer() = default;
+  TempBuffer(const TempBuffer&) = delete;
+  TempBuffer& operator=(const TempBuffer&) = delete;
+  ~TempBuffer() { temp_free(ptr_, stream_); }
+  cudaError_t allocate(std::int64_t count, cudaStream_t stream) {
+    temp_free(ptr_, stream_);
+    ptr_ = nullptr;
+    stream_ = stream;
+    void* p = nullptr;
+    const cudaError_t e = temp_alloc(&p, static_cast<std::size_t>(count) * sizeof(T), stream);
+    ptr_ = static_cast<T*>(p);
+    return e;
+  }
+  T* get() const { return ptr_; }
+
+ private:
+  T* ptr_ = nullptr;
+  cudaStream_t stream_ = 0;
+};
+
 }  // namespace tcu::tc

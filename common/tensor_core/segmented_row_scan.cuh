@@ -33,7 +33,6 @@
 // segment's index; one 64-bit division per round, then 32-bit steps.
 #include <cstdint>
 
-#include "common/tensor_core/constant_tiles.cuh"
 #include "common/tensor_core/fragments.cuh"
 #include "common/tensor_core/tile_geometry.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
 // fp32 → fp16 hi + lo: how an fp32 accumulator becomes an fp16 MMA operand without losing
 // the 13 bits fp16 lacks (docs/algorithms.md, "The hi/lo split"). One policy for the whole
-// tutorial, on the host (models, tests) and the device (split_tile.cuh):
+// tutorial, on the host (models, tests) and the device (fragments.cuh):
 //
 //   v = hi + lo + e   with hi = fp16_rn(v), lo = fp16_rn(v − hi), |e| <= 2^-22·|v| + 2^-25
 //                     (lo may be an fp16 subnormal when |v| < 2^-3: hence the absolute term)

@@ -1,4 +1,4 @@
-#include "common/tensor_core/temp_pool.hpp"
+#include "common/tensor_core/launch.hpp"
 
 #include <mutex>
 

@@ -9,13 +9,11 @@
 
 #include "common/check.cuh"
 #include "common/device_buffer.cuh"
-#include "common/tensor_core/constant_tiles.cuh"
+#include "common/tensor_core/constant_matrices_host.hpp"
+#include "common/tensor_core/fragments.cuh"
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/round_pipeline.cuh"
-#include "common/tensor_core/segmented_row_scan.cuh"
-#include "common/tensor_core/split_tile.cuh"
 #include "common/tensor_core/staging.cuh"
-#include "common/tensor_core/temp_pool.hpp"
+#include "common/tensor_core/segmented_row_scan.cuh"
 #include "common/verify.hpp"
 
 namespace tc = tcu::tc;

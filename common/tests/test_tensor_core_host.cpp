@@ -11,6 +11,7 @@
 
 #include "common/int_math.hpp"
 #include "common/tensor_core/constant_matrices.hpp"
+#include "common/tensor_core/constant_matrices_host.hpp"
 #include "common/tensor_core/split.hpp"
 #include "common/tensor_core/tile_geometry.hpp"
 #include <vector>
