@@ -1,7 +1,7 @@
 // reduce_error_bound (tcu_reduction.cuh): how far a result may be from the exact sum, derived
 // from what the library does for the shape — the same choice (choose_reduce_algorithm), the
-// same split of long segments (kernels/split_segments.hpp) and the same launch shapes
-// (kernels/launchers.hpp) that the launchers use, so the bound cannot drift from the kernels.
+// same chunks of long segments and the same launch shapes that the lessons' launchers use
+// (their chunk plans, declared in kernels/launchers.hpp), so the bound cannot drift from them.
 //
 // The model (Higham, "Accuracy and Stability of Numerical Algorithms", ch. 4): an input
 // passes through `depth` fp32 roundings on its way to the result, each of a partial sum no
@@ -19,11 +19,11 @@
 #include <string>
 
 #include "03_tcu_reduction/kernels/launchers.hpp"
-#include "03_tcu_reduction/kernels/split_segments.hpp"
 #include "03_tcu_reduction/tcu_reduction.cuh"
 #include "common/int_math.hpp"
+#include "common/tensor_core/chunks.hpp"
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/split.hpp"
+#include "common/tensor_core/tile_geometry.hpp"
 
 namespace tcu {
 namespace {
@@ -36,14 +36,14 @@ constexpr double kSplitRel = 0x1p-22;   // tc::split_error_bound: 2^-22·|v| + 2
 constexpr double kSplitAbs = 0x1p-25;
 constexpr double kFp32Level = 2 * 0x1p-24;  // 2u of fp32 per level
 constexpr double kFp16Level = 2 * 0x1p-11;  // 2u of fp16 (the fp16 replica)
-static_assert(tc::split_error_bound(1.0) == kSplitRel + kSplitAbs, "the split's bound, as split.hpp states it");
+static_assert(tc::split_error_bound(1.0) == kSplitRel + kSplitAbs, "the split's bound, as tile_geometry.hpp states it");
 
 std::int64_t tiles_of(std::int64_t len) { return ceil_div(len, tc::kTileElems); }
 
-// The second pass over cps partials of a segment (second_pass.cu).
+// The second pass over cps partials of a segment (tc::sum_partials).
 std::int64_t second_pass_depth(std::int64_t cps) {
   if (cps <= 1) return 0;
-  if (cps <= r::kFewPartials) return cps - 1;
+  if (cps <= tc::kFewPartials) return cps - 1;
   return ceil_div(cps, 256) + 10;
 }
 
@@ -54,7 +54,7 @@ struct Model {
   std::string how;
 };
 
-std::string chunks_text(const r::SplitPlan& p) {
+std::string chunks_text(const tc::ChunkPlan& p) {
   return "chunks of " + std::to_string(p.chunk) + " per warp, " + std::to_string(p.chunks_per_segment) +
          " partial" + (p.chunks_per_segment == 1 ? "" : "s") + " per segment";
 }
@@ -76,7 +76,7 @@ Model model(ReduceAlgorithm a, std::int64_t ns, std::int64_t s, int sms) {
       m.how = "P·A, then V·Pᵀ";
       break;
     case ReduceAlgorithm::reduction256n_inefficient: {
-      const r::SplitPlan p = r::split_segments(ns, s, r::kInefficientGranule, sms);
+      const tc::ChunkPlan p = r::reduction256n_inefficient_chunks(ns, s, sms);
       const std::int64_t tiles = tiles_of(std::min(p.chunk, s));
       m.depth = kMma + kCollapse * tiles + second_pass_depth(p.chunks_per_segment);
       m.split_levels = 1;
@@ -85,7 +85,7 @@ Model model(ReduceAlgorithm a, std::int64_t ns, std::int64_t s, int sms) {
       break;
     }
     case ReduceAlgorithm::reduction256n_efficient: {
-      const r::SplitPlan p = r::split_segments(ns, s, r::kEfficientGranule, sms);
+      const tc::ChunkPlan p = r::reduction256n_efficient_chunks(ns, s, sms);
       m.depth = kMma * tiles_of(std::min(p.chunk, s)) + kCollapse + second_pass_depth(p.chunks_per_segment);
       m.split_levels = 1;
       m.split_values = tc::kTile * p.chunks_per_segment;
@@ -93,14 +93,19 @@ Model model(ReduceAlgorithm a, std::int64_t ns, std::int64_t s, int sms) {
       break;
     }
     case ReduceAlgorithm::reduction256n_block: {
-      const r::SplitPlan p = r::split_for_blocks(s, r::kBlockGranule);
-      m.depth = kMma * ceil_div(tiles_of(p.chunk), r::kWarps) + 2 * kCollapse + second_pass_depth(p.chunks_per_segment);
-      m.split_levels = 2;
-      m.split_values = tc::kTile * (r::kWarps + 1) * p.chunks_per_segment;
+      // Alg. 4 (common/tensor_core/block_reduce.cuh): per round of 8 tiles a chain of up to 8
+      // MMAs, the rounds of a warp added in fp32 (one level each), row 0 by 4 shuffle levels,
+      // then X·Pᵀ over the 8 warp partials (or their fp32 sum, 8 levels), then the second pass.
+      const tc::ChunkPlan p = r::split_for_blocks(s);
+      const std::int64_t tiles = tiles_of(std::min(p.chunk, s)), round_tiles = 8;
+      m.depth = kMma * std::min(tiles, round_tiles) + ceil_div(tiles, round_tiles * tc::kBlockWarps) + 4 + kCollapse +
+                second_pass_depth(p.chunks_per_segment);
+      m.split_levels = 1;
+      m.split_values = tc::kTile * p.chunks_per_segment;
       m.how = (p.chunks_per_segment == 1 ? std::string("a block per segment, ")
                                          : "chunks of " + std::to_string(p.chunk) + " per block, " +
                                                std::to_string(p.chunks_per_segment) + " partials per segment, ") +
-              std::to_string(r::kWarps) + " warp partials collapsed by warp 0";
+              std::to_string(tc::kBlockWarps) + " warp partials summed by warp 0";
       break;
     }
     case ReduceAlgorithm::reduction16n_strided:
@@ -130,7 +135,7 @@ Model model(ReduceAlgorithm a, std::int64_t ns, std::int64_t s, int sms) {
       // Level 0 chains R fp16 tiles; every further level chains R tiles of fp32 partials, each
       // split into hi and lo tiles (two MMAs per tile, one more split).
       const bool fp16 = a == ReduceAlgorithm::chained_mma_fp16_accumulate;
-      const std::int64_t chunk = r::chained_warp_chunk(cfg);
+      const std::int64_t chunk = r::chained_warp_chunk(cfg.chain_length);
       int levels = 0;
       for (std::int64_t len = s;; len = ceil_div(len, chunk)) {
         ++levels;
@@ -147,15 +152,15 @@ Model model(ReduceAlgorithm a, std::int64_t ns, std::int64_t s, int sms) {
       break;
     }
     case ReduceAlgorithm::chained_mma_single_pass: {
-      const std::int64_t bps = r::chained_single_pass_blocks(s, cfg);
+      const std::int64_t bps = r::chained_single_pass_blocks(s, cfg.chain_length, cfg.block_threads);
       m.depth = kMma * cfg.chain_length + kCollapse + 5 + bps;  // + warp 0's shuffles + atomics
       m.split_levels = 1;
-      m.split_values = tc::kTile * ceil_div(s, r::chained_warp_chunk(cfg));
+      m.split_values = tc::kTile * ceil_div(s, r::chained_warp_chunk(cfg.chain_length));
       m.how = std::to_string(bps) + " block atomic(s) per segment";
       break;
     }
     case ReduceAlgorithm::chained_mma_split: {
-      const std::int64_t bps = r::chained_split_blocks(s, cfg);
+      const std::int64_t bps = r::chained_split_blocks(s, cfg.block_threads);
       m.depth = kMma + kCollapse + 5 + bps;
       m.split_levels = 1;
       m.split_values = tc::kTile * tiles_of(s);

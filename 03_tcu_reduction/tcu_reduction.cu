@@ -46,6 +46,31 @@ static_assert(names_in_enum_order(kAlgorithms) &&
                   std::size(kAlgorithms) == static_cast<std::size_t>(ReduceAlgorithm::reduction_any_size) + 1,
               "one name-table row per algorithm, in enum (lesson) order");
 
+// The chained variants (kernels/09 … 11) with explicit parameters (checked by the caller) …
+cudaError_t launch_chained(ReduceAlgorithm variant, const ChainedMmaConfig& c, const __half* d_in, float* d_out,
+                           std::int64_t num_segments, std::int64_t segment_size, cudaStream_t stream) {
+  switch (variant) {
+    case ReduceAlgorithm::chained_mma_recurrence:
+      return r::launch_chained_mma_recurrence(c.chain_length, d_in, d_out, num_segments, segment_size, stream);
+    case ReduceAlgorithm::chained_mma_single_pass:
+      return r::launch_chained_mma_single_pass(c.chain_length, c.block_threads, d_in, d_out, num_segments,
+                                               segment_size, stream);
+    case ReduceAlgorithm::chained_mma_split:
+      return r::launch_chained_mma_split(c.block_threads, c.tcu_fraction, d_in, d_out, num_segments, segment_size,
+                                         stream);
+    case ReduceAlgorithm::chained_mma_fp16_accumulate:
+      return r::launch_chained_mma_fp16_accumulate(c.chain_length, d_in, d_out, num_segments, segment_size, stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
+// … and with the defaults (the paper's best: B = 128, R = 4), as the dispatch table calls them.
+template <ReduceAlgorithm kVariant>
+cudaError_t with_default_config(const __half* d_in, float* d_out, std::int64_t num_segments,
+                                std::int64_t segment_size, cudaStream_t stream) {
+  return launch_chained(kVariant, ChainedMmaConfig{}, d_in, d_out, num_segments, segment_size, stream);
+}
+
 // The dispatch table: what each algorithm takes and who launches it (kernels/NN_*.cu).
 struct Dispatch {
   ReduceAlgorithm algorithm;
@@ -63,12 +88,12 @@ constexpr Dispatch kDispatch[] = {
     {ReduceAlgorithm::reduction16_multisegment, r::reduction16_multisegment_supports,
      r::launch_reduction16_multisegment},
     {ReduceAlgorithm::chained_mma_recurrence, r::any_segment_size,
-     r::with_default_config<r::launch_chained_mma_recurrence>},
+     with_default_config<ReduceAlgorithm::chained_mma_recurrence>},
     {ReduceAlgorithm::chained_mma_single_pass, r::any_segment_size,
-     r::with_default_config<r::launch_chained_mma_single_pass>},
-    {ReduceAlgorithm::chained_mma_split, r::any_segment_size, r::with_default_config<r::launch_chained_mma_split>},
+     with_default_config<ReduceAlgorithm::chained_mma_single_pass>},
+    {ReduceAlgorithm::chained_mma_split, r::any_segment_size, with_default_config<ReduceAlgorithm::chained_mma_split>},
     {ReduceAlgorithm::chained_mma_fp16_accumulate, r::any_segment_size,
-     r::with_default_config<r::launch_chained_mma_fp16_accumulate>},
+     with_default_config<ReduceAlgorithm::chained_mma_fp16_accumulate>},
     {ReduceAlgorithm::reduction_any_size, r::reduction_any_size_supports, r::launch_reduction_any_size},
 };
 
@@ -106,7 +131,7 @@ ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t 
     return segment_size % 8 == 0 && segment_size >= 32 ? ReduceAlgorithm::reduction16n_strided
                                                         : ReduceAlgorithm::reduction_any_size;
   if (segment_size >= 65536 &&
-      num_segments * r::split_for_blocks(segment_size, r::kBlockGranule).chunks_per_segment >= 2 * std::int64_t(sm_count))
+      num_segments * r::split_for_blocks(segment_size).chunks_per_segment >= 2 * std::int64_t(sm_count))
     return ReduceAlgorithm::reduction256n_block;
   return ReduceAlgorithm::reduction256n_efficient;
 }
@@ -136,20 +161,10 @@ cudaError_t segmented_reduce_sum_chained(ReduceAlgorithm chained_variant, const 
                                          std::int64_t segment_size, cudaStream_t stream) {
   const SegmentCheck check = check_segments(d_in, d_out, num_segments, segment_size);
   if (check.status != cudaSuccess) return check.status;
-  if (!r::chained_config_ok(config)) return cudaErrorInvalidValue;
+  if (!r::chained_config_ok(config.chain_length, config.block_threads, config.tcu_fraction))
+    return cudaErrorInvalidValue;
   if (check.nothing_to_do) return cudaSuccess;
-  switch (chained_variant) {
-    case ReduceAlgorithm::chained_mma_recurrence:
-      return r::launch_chained_mma_recurrence(config, d_in, d_out, num_segments, segment_size, stream);
-    case ReduceAlgorithm::chained_mma_single_pass:
-      return r::launch_chained_mma_single_pass(config, d_in, d_out, num_segments, segment_size, stream);
-    case ReduceAlgorithm::chained_mma_split:
-      return r::launch_chained_mma_split(config, d_in, d_out, num_segments, segment_size, stream);
-    case ReduceAlgorithm::chained_mma_fp16_accumulate:
-      return r::launch_chained_mma_fp16_accumulate(config, d_in, d_out, num_segments, segment_size, stream);
-    default:
-      return cudaErrorInvalidValue;
-  }
+  return launch_chained(chained_variant, config, d_in, d_out, num_segments, segment_size, stream);
 }
 
 }  // namespace tcu

@@ -22,7 +22,7 @@
 //     work to do, pointers not aligned to their element type, an explicit algorithm that cannot
 //     take the shape (device_algorithm_supports);
 //   - deterministic: the same input gives the same bits, run after run (the single-pass scan's
-//     look-back adds its carries in fixed point, see kernels/lookback.cuh);
+//     look-back adds its carries in fixed point, see common/tensor_core/lookback.cuh);
 //   - fp16 outputs round each prefix once; a prefix above 65504 in magnitude does not fit in
 //     fp16 and becomes ±inf (use float outputs for long sums);
 //   - temporary device memory (a few words per 16384-element block tile) is taken stream-

@@ -4,7 +4,7 @@
 #include <cuda_fp16.h>
 
 #include "common/tensor_core/constant_matrices_host.hpp"
-#include "common/tensor_core/split.hpp"
+#include "common/tensor_core/tile_geometry.hpp"
 
 namespace tcu::bench::reduce::cpu {
 namespace {

@@ -9,14 +9,16 @@
 //   [0 0 0 … 0]         [a0,15 a1,15 …  a15,15]        [ 0    0   …   0  ]
 //
 // Segments shorter than 16 are zero-padded by the staging (rows of the staged tile are
-// segments; read column-major they are A's columns). Each warp keeps kInFlight tiles' loads in
+// segments; read column-major they are A's columns). Each warp keeps kLoads tiles' loads in
 // flight (16-byte vectors, 512 contiguous bytes per tile when segment_size is 16) and walks
 // the tiles grid-stride.
-#include "03_tcu_reduction/kernels/collapse.cuh"
-#include "03_tcu_reduction/kernels/launchers.hpp"
 #include "common/tensor_core/launch.hpp"
+#include "common/tensor_core/staging.cuh"
 
 namespace tcu::detail::reduce {
+using namespace tc;  // the shared tensor-core vocabulary: FragA, kTile, load_segment_rows, …
+
+constexpr int kWarps = 8, kLoads = 8;  // warps per block; tiles in flight per warp
 
 template <int kWarpsPerBlock, int kLoads>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32)
@@ -75,8 +77,8 @@ reduction16_kernel(const __half* __restrict__ x, float* __restrict__ out, std::i
 cudaError_t launch_reduction16(const __half* d_in, float* d_out, std::int64_t num_segments,
                                std::int64_t segment_size, cudaStream_t stream) {
   const std::int64_t tiles = ceil_div(num_segments, kTile);
-  reduction16_kernel<kWarps, kInFlight8><<<tc::grid_for(ceil_div(tiles, kWarps * kInFlight8), 8), kThreads, 0,
-                                           stream>>>(d_in, d_out, num_segments, segment_size);
+  reduction16_kernel<kWarps, kLoads><<<tc::grid_for(ceil_div(tiles, kWarps * kLoads), 8), kWarps * 32, 0, stream>>>(
+      d_in, d_out, num_segments, segment_size);
   return cudaGetLastError();
 }
 

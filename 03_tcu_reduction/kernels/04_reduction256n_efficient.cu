@@ -1,45 +1,50 @@
 // Reduction256N, work-efficient (Dakkak et al. §4.1): accumulate every tile into the same V,
 //   V_i = P·A_i + V_{i−1}   (i = 1 … N),   then one   R = V_N·Pᵀ,
-// N + 2 MMAs with the hi/lo split of V (collapse.cuh) instead of 3N (N + 1 against 2N when V
+// N + 2 MMAs with the hi/lo split of V (02_reduction256.cu) instead of 3N (N + 1 against 2N when V
 // is rounded to fp16, as in the paper).
 //
 //   V_N = P·A_1 + P·A_2 + … + P·A_N = P·(A_1 + … + A_N):  row 0 = column sums of all N tiles
 //
-// One warp reduces one work item: a chunk of at most `chunk` elements of one segment; the
-// launcher splits long segments so that there are enough warps (the paper's "low occupancy
-// above 2^15" fix) and adds the fp32 partials in a second, deterministic pass
-// (split_segments.cuh).
+// One warp reduces one work item: a chunk of one segment. Long segments are cut into warp
+// chunks of whole rounds (tc::plan_warp_chunks: enough warps for the paper's "low occupancy
+// above 2^15") and the fp32 partials are added in a second, deterministic pass (tc::run_chunks).
 //
-// Software pipeline (tc::run_round_pipeline, as in 08_reduction16_multisegment.cu): a warp
-// walks its items in rounds of kTiles tiles (kTiles coalesced 16-byte loads per lane). As soon
-// as a round sits in shared memory, the loads of the warp's NEXT round are issued — the next
-// round of the same chunk, or the first round of the warp's next chunk — so they are in flight
-// while this round is multiplied and while V·Pᵀ collapses a finished chunk. The tiles are
-// added in the same order as without the pipeline (tile 1, 2, … of the chunk): the result bits
-// do not change.
-//
-// Shared memory per warp: the kTiles staged tiles; the scratch of the last step (V, hi, lo,
-// collapse.cuh's WarpScratch) reuses them once a chunk's MMAs are done.
-#include "03_tcu_reduction/kernels/collapse.cuh"
-#include "03_tcu_reduction/kernels/launchers.hpp"
-#include "03_tcu_reduction/kernels/split_segments.cuh"
+// Software pipeline (tc::run_round_pipeline): a warp walks its chunks in rounds of kTiles tiles
+// (kTiles coalesced 16-byte loads per lane); as soon as a round sits in shared memory, the loads
+// of the warp's next round (of this chunk or of its next chunk) are issued, so they are in
+// flight during this round's MMAs and the V·Pᵀ of a finished chunk. The tiles are added in
+// chunk order, as without the pipeline: the result bits do not change. The scratch of V·Pᵀ
+// (V, hi, lo) reuses the staged tiles once a chunk's MMAs are done.
+#include "common/tensor_core/chunks.hpp"
 #include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/staging.cuh"
 
 namespace tcu::detail::reduce {
+using namespace tc;  // the shared tensor-core vocabulary: FragA, kTile, load_contiguous, …
 
-// A warp's walk over its rounds: round `t / kRound` of chunk item `item`, then the chunk's next
+constexpr int kWarps = 8, kRoundTiles = 8;  // warps per block; tiles per round (and chunk granule)
+
+// Per-warp scratch of V·Pᵀ (as in 02_reduction256.cu), laid over the staged tiles.
+struct WarpScratch {
+  __half tile[kTileElems];  // a constant matrix while it is loaded
+  float v[kTileElems];      // V stored to become an operand, then R
+  __half hi[kTileElems];    // fp16(V)
+  __half lo[kTileElems];    // fp16(V − fp16(V))
+};
+
+// A warp's walk over its rounds: the round at element t of chunk `item`, then the chunk's next
 // round, or the first round of the warp's next item (grid-stride).
 template <int kTiles>
 struct ChunkRounds {
   static constexpr std::int64_t kRound = std::int64_t(kTiles) * kTileElems;
-  const __half* x;
-  std::int64_t segment_size, chunk, chunks_per_segment, items, stride;
+  std::int64_t segment_size;
+  ChunkPlan plan;
+  std::int64_t items, stride;
   std::int64_t item;  // the work item
-  ChunkItem ci;       // its chunk
+  Chunk c;            // its chunk
   std::int64_t t;     // first element of the round within the chunk
   __device__ bool done() const { return item >= items; }
-  __device__ bool last_round() const { return t + kRound >= ci.len; }
+  __device__ bool last_round() const { return t + kRound >= c.len; }
   __device__ void advance() {
     if (!last_round()) {
       t += kRound;
@@ -47,32 +52,33 @@ struct ChunkRounds {
     }
     item += stride;
     t = 0;
-    if (item < items) ci = chunk_item(x, item, segment_size, chunk, chunks_per_segment);
+    if (item < items) c = chunk_of(item, segment_size, plan);
   }
 };
 
 template <int kWarpsPerBlock, int kTiles>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32)
 reduction256n_efficient_kernel(const __half* __restrict__ x, float* __restrict__ out, std::int64_t num_segments,
-                               std::int64_t segment_size, std::int64_t chunk, std::int64_t chunks_per_segment) {
+                               std::int64_t segment_size, ChunkPlan plan) {
   static_assert(kTiles * kTileElems * sizeof(__half) >= sizeof(WarpScratch), "the scratch reuses the staged tiles");
   __shared__ __align__(32) __half tiles[kWarpsPerBlock][kTiles][kTileElems];
   const int lane = lane_id();
   const int w = warp_in_block();
   WarpScratch& s = *reinterpret_cast<WarpScratch*>(&tiles[w][0][0]);
 
-  FragA p;
+  FragA p;  // Initialize P and Pᵀ
   FragBRow pt;
-  init_p_pt(p, pt, s, lane);
+  load_constant(p, ConstantMatrix::P, s.tile, lane);
+  load_constant(pt, ConstantMatrix::Pt, s.tile, lane);
   __syncwarp();
 
   using Rounds = ChunkRounds<kTiles>;
-  Rounds walk{x, segment_size, chunk, chunks_per_segment, num_segments * chunks_per_segment,
+  Rounds walk{segment_size, plan, num_segments * plan.chunks_per_segment,
               static_cast<std::int64_t>(gridDim.x) * kWarpsPerBlock};
   walk.item = static_cast<std::int64_t>(blockIdx.x) * kWarpsPerBlock + w;
   walk.t = 0;
   if (walk.done()) return;  // no block-wide barrier follows
-  walk.ci = chunk_item(x, walk.item, segment_size, chunk, chunks_per_segment);
+  walk.c = chunk_of(walk.item, segment_size, plan);
 
   tc::Piece piece[kTiles];
   FragAcc v;
@@ -82,7 +88,7 @@ reduction256n_efficient_kernel(const __half* __restrict__ x, float* __restrict__
       [&](const Rounds& r) {  // kTiles coalesced 512-byte loads per warp
 #pragma unroll
         for (int k = 0; k < kTiles; ++k)
-          piece[k] = tc::load_contiguous<tc::Cache::read_only>(r.ci.p, r.ci.len,
+          piece[k] = tc::load_contiguous<tc::Cache::read_only>(x + r.c.first, r.c.len,
                                                                r.t + static_cast<std::int64_t>(k) * kTileElems, lane);
       },
       [&] {
@@ -92,24 +98,35 @@ reduction256n_efficient_kernel(const __half* __restrict__ x, float* __restrict__
       [&](const Rounds& r) {
         // BEGIN EXERCISE 03.4 Reduction256N, work-efficient: V_i = P·A_i + V_{i−1}, then one V_N·Pᵀ
         // HINT: The round's kTiles tiles sit row-major in tiles[w][k]; tile k holds elements
-        // HINT: r.t + 256k … of the chunk and exists while that is < r.ci.len. Load each as a
-        // HINT: FragBRow and accumulate mma_sync(v, p, a, v) — no collapse per tile. After the
-        // HINT: chunk's last round (r.last_round()): __syncwarp(), zero s.hi and s.lo (the staged
-        // HINT: tiles overwrote them), store_and_collapse (R = V_N·Pᵀ), lane 0 writes
-        // HINT: out[r.item], and V starts again from zero.
-        // SIZE: 14 to 18 lines
+        // HINT: r.t + 256k … of the chunk and exists while that is < r.c.len. Load each as a
+        // HINT: FragBRow and accumulate mma_sync(v, p, a, v) — no V·Pᵀ per tile. After the chunk's
+        // HINT: last round (r.last_round()): __syncwarp() (the scratch overlays the tiles), then
+        // HINT: R = V_N·Pᵀ as in 02_reduction256.cu (store V to s.v, tc::mma_split_operand with
+        // HINT: pt, R[0][0]; tc::row16_sum when it does not split), lane 0 writes out[r.item],
+        // HINT: and V starts again from zero.
+        // SIZE: 20 to 25 lines
 #pragma unroll
         for (int k = 0; k < kTiles; ++k) {
-          if (r.t + static_cast<std::int64_t>(k) * kTileElems >= r.ci.len) break;
+          if (r.t + static_cast<std::int64_t>(k) * kTileElems >= r.c.len) break;
           FragBRow a;
           wmma::load_matrix_sync(a, tiles[w][k], kTile);
           wmma::mma_sync(v, p, a, v);  // V_i = P·A_i + V_{i−1}
         }
         if (r.last_round()) {
-          __syncwarp();           // every lane is done with the tiles the scratch overlays
-          zero_tile(s.hi, lane);  // collapse_row0 needs rows 1 … 15 of hi and lo zero; the
-          zero_tile(s.lo, lane);  // staged tiles overwrote them (store_and_collapse syncs first)
-          const float total = store_and_collapse(s, v, pt, lane);  // R = V_N·Pᵀ
+          __syncwarp();  // every lane is done with the tiles the scratch overlays
+          wmma::store_matrix_sync(s.v, v, kTile, wmma::mem_row_major);
+          __syncwarp();
+          FragAcc rn;
+          wmma::fill_fragment(rn, 0.0f);
+          float total;
+          if (mma_split_operand(rn, s.v, pt, s.hi, s.lo, lane)) {  // R = V_N·Pᵀ
+            wmma::store_matrix_sync(s.v, rn, kTile, wmma::mem_row_major);
+            __syncwarp();
+            total = s.v[0];
+          } else {
+            total = row16_sum(s.v, lane);  // V_N does not split: row 0 in fp32
+          }
+          __syncwarp();
           if (lane == 0) out[r.item] = total;
           wmma::fill_fragment(v, 0.0f);
         }
@@ -118,17 +135,21 @@ reduction256n_efficient_kernel(const __half* __restrict__ x, float* __restrict__
       });
 }
 
+ChunkPlan reduction256n_efficient_chunks(std::int64_t num_segments, std::int64_t segment_size, int sm_count) {
+  return plan_warp_chunks(num_segments, segment_size, std::int64_t(kRoundTiles) * kTileElems, sm_count);
+}
+
 cudaError_t launch_reduction256n_efficient(const __half* d_in, float* d_out, std::int64_t num_segments,
                                            std::int64_t segment_size, cudaStream_t stream) {
   // Resident blocks only, as for the multi-segment kernel: each warp walks its chunks in the
   // software pipeline (the next round's loads in flight during this round's MMAs).
-  const auto kernel = reduction256n_efficient_kernel<kWarps, kEfficientRoundTiles>;
-  return run_split(d_out, num_segments, segment_size, kEfficientGranule, stream,
-                   [&](float* out, std::int64_t chunk, std::int64_t cps) {
-                     const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(kernel), kThreads,
-                                                             ceil_div(num_segments * cps, kWarps));
-                     kernel<<<grid, kThreads, 0, stream>>>(d_in, out, num_segments, segment_size, chunk, cps);
-                   });
+  const auto kernel = reduction256n_efficient_kernel<kWarps, kRoundTiles>;
+  return run_chunks(d_out, num_segments, reduction256n_efficient_chunks(num_segments, segment_size, sm_count()),
+                    stream, [&](float* out, const ChunkPlan& plan) {
+                      const int grid = resident_grid_size(reinterpret_cast<const void*>(kernel), kWarps * 32,
+                                                          ceil_div(num_segments * plan.chunks_per_segment, kWarps));
+                      kernel<<<grid, kWarps * 32, 0, stream>>>(d_in, out, num_segments, segment_size, plan);
+                    });
 }
 
 }  // namespace tcu::detail::reduce

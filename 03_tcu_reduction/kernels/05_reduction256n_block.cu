@@ -1,99 +1,59 @@
-// Block-level Reduction256N (Dakkak et al. Alg. 4): a block per segment. Warp w reduces tiles
-// w, w + W, w + 2W, … of the segment with the work-efficient chain V = P·A + V (neighbouring
-// warps read neighbouring tiles: the block reads the segment front to back), collapses V
-// with V·Pᵀ and writes its partial to shared memory. After a barrier — missing in the
-// paper's code (erratum): without it warp 0 may read partials not yet written — warp 0 puts
-// the W partials in row 0 of a tile and sums them with one more V·Pᵀ.
-//
-// A segment longer than kBlockChunk (2^18) elements is cut into chunks (split_for_blocks), a
-// block per chunk, and a second pass adds the chunks' partials: one block per long segment
-// would leave the GPU idle when the segments are fewer than the SMs (one segment: one SM at
-// work). A block's work item is therefore a chunk (ChunkItem): the whole segment when it is
-// short.
-#include "03_tcu_reduction/kernels/collapse.cuh"
-#include "03_tcu_reduction/kernels/launchers.hpp"
-#include "03_tcu_reduction/kernels/split_segments.cuh"
+// Dakkak et al. Alg. 4, block-level Reduction256N: a block per segment (past 2^18, per chunk of
+// whole block tiles, plus a second pass). Each warp's partial to shared memory; a barrier (the
+// erratum: the paper's code lacks it); warp 0 sums them, X·Pᵀ (block_reduce.cuh, as chapter 05).
+#include "common/tensor_core/block_reduce.cuh"
+#include "common/tensor_core/chunks.hpp"
 #include "common/tensor_core/launch.hpp"
 
 namespace tcu::detail::reduce {
+using namespace tc;  // the shared tensor-core vocabulary: BlockSmem, warp_range_partial, …
 
-template <int kWarpsPerBlock, int kLoads>
-__global__ void __launch_bounds__(kWarpsPerBlock * 32)
+constexpr std::int64_t kBlockChunk = std::int64_t(1) << 18;  // elements per block chunk at most
+
+__global__ void __launch_bounds__(kBlockThreads)
 reduction256n_block_kernel(const __half* __restrict__ x, float* __restrict__ out, std::int64_t num_segments,
-                           std::int64_t segment_size, std::int64_t chunk, std::int64_t chunks_per_segment) {
-  static_assert(kWarpsPerBlock <= kTile, "the partials fill row 0 of one tile");
-  __shared__ __align__(32) WarpScratch scratch[kWarpsPerBlock];
-  __shared__ __align__(32) __half tiles[kWarpsPerBlock][kLoads][kTileElems];
-  __shared__ float partial[kWarpsPerBlock];
-  const int wib = warp_in_block(), lane = lane_id();
-  WarpScratch& s = scratch[wib];
-
-  FragA p;  // Alg. 4: Initialize P (and Pᵀ)
-  FragBRow pt;
-  init_p_pt(p, pt, s, lane);
-
-  const std::int64_t items = num_segments * chunks_per_segment;
-  for (std::int64_t item = blockIdx.x; item < items; item += gridDim.x) {
-    // The block's elements: p_in[0 … len) (a whole segment, or a chunk of a long one).
-    const ChunkItem ci = chunk_item(x, item, segment_size, chunk, chunks_per_segment);
-    const __half* p_in = ci.p;
-    const std::int64_t len = ci.len;
-    // BEGIN EXERCISE 03.5 Block level (Alg. 4): a block per segment, warp partials, one barrier
-    // HINT: Warp wib reduces tiles wib, wib + W, … of p_in[0 … len) (kLoads at a time, staged in
-    // HINT: tiles[wib]) with the work-efficient chain V = P·A + V, then collapses V with
-    // HINT: store_and_collapse and lane 0 writes its partial to partial[wib]. Every warp must
-    // HINT: have written before warp 0 reads: __syncthreads(). Warp 0 puts the W partials in
-    // HINT: row 0 of s.v and calls collapse_row0; lane 0 writes out[item]. A second barrier
-    // HINT: keeps the next item from overwriting partial[] too early (racecheck finds both).
-    // SIZE: 35 to 45 lines
-    FragAcc v;
-    wmma::fill_fragment(v, 0.0f);
-    for (std::int64_t t = static_cast<std::int64_t>(wib) * kTileElems; t < len;
-         t += static_cast<std::int64_t>(kWarpsPerBlock) * kLoads * kTileElems) {
-      tc::Piece piece[kLoads];
-#pragma unroll
-      for (int k = 0; k < kLoads; ++k)
-        piece[k] = tc::load_contiguous<tc::Cache::read_only>(
-            p_in, len, t + static_cast<std::int64_t>(k) * kWarpsPerBlock * kTileElems, lane);
-      __syncwarp();
-#pragma unroll
-      for (int k = 0; k < kLoads; ++k) tc::store_piece(tiles[wib][k], piece[k], lane);
-      __syncwarp();
-#pragma unroll
-      for (int k = 0; k < kLoads; ++k) {
-        if (t + static_cast<std::int64_t>(k) * kWarpsPerBlock * kTileElems >= len) break;
-        FragBRow a;
-        wmma::load_matrix_sync(a, tiles[wib][k], kTile);
-        wmma::mma_sync(v, p, a, v);  // V = P·A + V (warp level, Alg. 4 line "warp reduce")
-      }
-    }
-    const float mine = store_and_collapse(s, v, pt, lane);  // R = V·Pᵀ
-    if (lane == 0) partial[wib] = mine;
+                           std::int64_t segment_size, ChunkPlan plan) {
+  BlockSmem& sm = block_smem();
+  write_block_constants(sm);  // Alg. 4: Initialize P
+  __syncthreads();
+  const int warp = warp_in_block(), lane = lane_id();
+  for (std::int64_t item = blockIdx.x; item < num_segments * plan.chunks_per_segment; item += gridDim.x) {
+    const Chunk c = chunk_of(item, segment_size, plan);  // a whole segment, or a chunk of a long one
+    // BEGIN EXERCISE 03.5 Block level (Alg. 4): warp partials, one barrier, warp 0 sums them
+    // HINT: Each warp's tc::warp_range_partial(sm, x + c.first, c.len) to sm.warp_total[warp] (lane
+    // HINT: 0); __syncthreads(); warp 0: tc::warp_sum_partials(sm, sm.warp[0], lane) (X·Pᵀ) to
+    // HINT: out[item]; a second barrier before the next item reuses warp_total (racecheck finds both).
+    // SIZE: 8 to 10 lines
+    const float partial = warp_range_partial(sm, x + c.first, c.len);  // each warp: V = Σ P·A
+    if (lane == 0) sm.warp_total[warp] = partial;
     __syncthreads();  // erratum: the barrier the published block kernel lacks
-    if (wib == 0) {
-      if (lane < kTile) s.v[lane] = (lane < kWarpsPerBlock) ? partial[lane] : 0.0f;  // row 0 = the partials
-      __syncwarp();
-      const float total = collapse_row0(s, pt, lane);
+    if (warp == 0) {
+      const float total = warp_sum_partials(sm, sm.warp[0], lane);  // R = X·Pᵀ
       if (lane == 0) out[item] = total;
     }
-    __syncthreads();  // partial[] is reused by the next item
-    // STUB: (void)p; (void)pt; (void)lane; (void)tiles; (void)partial; (void)out; (void)p_in; (void)len;
+    __syncthreads();  // warp_total and the scratch are reused by the next item
+    // STUB: (void)sm; (void)c; (void)warp; (void)lane; (void)out;
     // END EXERCISE
   }
 }
 
+// ceil(s / 2^18) equal chunks of whole block tiles (but for the last); a shorter segment is one.
+ChunkPlan split_for_blocks(std::int64_t segment_size) {
+  if (segment_size <= kBlockChunk) return ChunkPlan{segment_size, 1};
+  return plan_chunks(1, segment_size, kBlockTileElems, segment_size, kBlockChunk);
+}
+
 cudaError_t launch_reduction256n_block(const __half* d_in, float* d_out, std::int64_t num_segments,
                                        std::int64_t segment_size, cudaStream_t stream) {
-  // Resident blocks only (one wave, as many as fit): each walks its items block-stride. A grid
-  // larger than what fits leaves its last blocks to start alone once the first ones are done:
-  // a tail with too few loads in flight.
-  const auto kernel = reduction256n_block_kernel<kWarps, kInFlight>;
-  return run_plan(d_out, num_segments, split_for_blocks(segment_size, kBlockGranule), stream,
-                  [&](float* out, std::int64_t chunk, std::int64_t cps) {
-                    const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(kernel), kThreads,
-                                                            num_segments * cps);
-                    kernel<<<grid, kThreads, 0, stream>>>(d_in, out, num_segments, segment_size, chunk, cps);
-                  });
+  // Resident blocks only (one wave): a second wave's last blocks would run alone, a tail.
+  if (cudaError_t e = allow_block_smem(reduction256n_block_kernel); e != cudaSuccess) return e;
+  const auto launch = [&](float* out, const ChunkPlan& plan) {
+    const int grid = resident_grid_size(reinterpret_cast<const void*>(reduction256n_block_kernel), kBlockThreads,
+                                        num_segments * plan.chunks_per_segment, kBlockSmemBytes);
+    reduction256n_block_kernel<<<grid, kBlockThreads, kBlockSmemBytes, stream>>>(d_in, out, num_segments,
+                                                                                 segment_size, plan);
+  };
+  return run_chunks(d_out, num_segments, split_for_blocks(segment_size), stream, launch);
 }
 
 }  // namespace tcu::detail::reduce

@@ -9,11 +9,13 @@
 // used, but a warp's request covers 16 places in memory (the "bad locality" of the paper for
 // large N). The staging also pads a segment whose size is not a multiple of 16, and loads
 // segments that start at addresses WMMA could not use directly.
-#include "03_tcu_reduction/kernels/collapse.cuh"
-#include "03_tcu_reduction/kernels/launchers.hpp"
 #include "common/tensor_core/launch.hpp"
+#include "common/tensor_core/staging.cuh"
 
 namespace tcu::detail::reduce {
+using namespace tc;  // the shared tensor-core vocabulary: FragA, kTile, load_segment_rows, …
+
+constexpr int kWarps = 8, kLoads = 8;  // warps per block; tiles in flight per warp
 
 template <int kWarpsPerBlock, int kLoads>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32)
@@ -81,8 +83,8 @@ reduction16n_strided_kernel(const __half* __restrict__ x, float* __restrict__ ou
 cudaError_t launch_reduction16n_strided(const __half* d_in, float* d_out, std::int64_t num_segments,
                                         std::int64_t segment_size, cudaStream_t stream) {
   const std::int64_t groups = ceil_div(num_segments, kTile);
-  reduction16n_strided_kernel<kWarps, kInFlight8><<<tc::grid_for(ceil_div(groups, kWarps), 8), kThreads, 0,
-                                                    stream>>>(d_in, d_out, num_segments, segment_size);
+  reduction16n_strided_kernel<kWarps, kLoads><<<tc::grid_for(ceil_div(groups, kWarps), 8), kWarps * 32, 0, stream>>>(
+      d_in, d_out, num_segments, segment_size);
   return cudaGetLastError();
 }
 

@@ -11,12 +11,13 @@
 // Q is fp32; as an operand it is split into two fp16 halves (P·Q = P·Q_hi + P·Q_lo,
 // tc::warp_split_rows). Where a partial does not split (|Q| > 2^15) the columns are added in
 // fp32 instead.
-#include "03_tcu_reduction/kernels/collapse.cuh"
-#include "03_tcu_reduction/kernels/launchers.hpp"
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/fragments.cuh"
+#include "common/tensor_core/staging.cuh"
 
 namespace tcu::detail::reduce {
+using namespace tc;  // the shared tensor-core vocabulary: FragA, kTile, load_segment_rows, …
+
+constexpr int kWarps = 8, kLoads = 4;  // warps per block; tiles in flight per warp
 
 template <int kWarpsPerBlock, int kLoads>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32)
@@ -107,8 +108,8 @@ reduction16n_coalesced_kernel(const __half* __restrict__ x, float* __restrict__ 
 cudaError_t launch_reduction16n_coalesced(const __half* d_in, float* d_out, std::int64_t num_segments,
                                           std::int64_t segment_size, cudaStream_t stream) {
   const std::int64_t groups = ceil_div(num_segments, kTile);
-  reduction16n_coalesced_kernel<kWarps, kInFlight><<<tc::grid_for(ceil_div(groups, kWarps), 5), kThreads, 0,
-                                                     stream>>>(d_in, d_out, num_segments, segment_size);
+  reduction16n_coalesced_kernel<kWarps, kLoads><<<tc::grid_for(ceil_div(groups, kWarps), 5), kWarps * 32, 0,
+                                                  stream>>>(d_in, d_out, num_segments, segment_size);
   return cudaGetLastError();
 }
 

@@ -33,13 +33,13 @@
 // zero-padded. Shared memory per warp: the kTiles staged tiles; V, hi and lo reuse them. The
 // rounds are software-pipelined (tc::run_round_pipeline): the next round's loads are in flight
 // while this round is multiplied.
-#include "03_tcu_reduction/kernels/collapse.cuh"
-#include "03_tcu_reduction/kernels/launchers.hpp"
 #include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/staging.cuh"
-#include "common/tensor_core/fragments.cuh"
 
 namespace tcu::detail::reduce {
+using namespace tc;  // the shared tensor-core vocabulary: FragA, kTile, load_segment_rows, …
+
+constexpr int kWarps = 8, kRoundTiles = 8;  // warps per block; tiles per round
 
 // Block-wide constants: all E_q in one window (tc::write_e_window), and M for this segment size.
 struct MultiSegmentConstants {
@@ -139,10 +139,10 @@ cudaError_t launch_reduction16_multisegment(const __half* d_in, float* d_out, st
                                             std::int64_t segment_size, cudaStream_t stream) {
   // Resident blocks only (a grid-stride loop over rounds of 8 tiles): blocks in a second wave
   // would leave the first wave's SMs idle at the end.
-  const auto kernel = reduction16_multisegment_kernel<kWarps, kMultiSegmentTiles>;
-  const std::int64_t rounds = ceil_div(num_segments * segment_size, std::int64_t(kMultiSegmentTiles) * kTileElems);
-  const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(kernel), kThreads, ceil_div(rounds, kWarps));
-  kernel<<<grid, kThreads, 0, stream>>>(d_in, d_out, num_segments, segment_size);
+  const auto kernel = reduction16_multisegment_kernel<kWarps, kRoundTiles>;
+  const std::int64_t rounds = ceil_div(num_segments * segment_size, std::int64_t(kRoundTiles) * kTileElems);
+  const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(kernel), kWarps * 32, ceil_div(rounds, kWarps));
+  kernel<<<grid, kWarps * 32, 0, stream>>>(d_in, d_out, num_segments, segment_size);
   return cudaGetLastError();
 }
 

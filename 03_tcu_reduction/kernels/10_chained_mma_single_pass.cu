@@ -4,10 +4,10 @@
 // (B = 128, R = 4 on a V100). The float atomics make the order of the last additions, hence
 // the last bits, vary.
 #include "03_tcu_reduction/kernels/chained_mma_warp.cuh"
-#include "03_tcu_reduction/kernels/launchers.hpp"
 #include "common/tensor_core/launch.hpp"
 
 namespace tcu::detail::reduce {
+using namespace tc;  // the shared tensor-core vocabulary: FragA, kTile, load_contiguous, …
 
 constexpr int kMaxChainWarps = 32;  // block sizes up to 1024 threads
 
@@ -15,10 +15,10 @@ constexpr int kMaxChainWarps = 32;  // block sizes up to 1024 threads
 __global__ void chained_mma_single_pass_kernel(const __half* __restrict__ x, float* __restrict__ out,
                                                std::int64_t num_segments, std::int64_t segment_size,
                                                int chain_length, std::int64_t blocks_per_segment) {
-  extern __shared__ __align__(32) unsigned char dyn[];  // WarpScratch per warp
+  extern __shared__ __align__(32) unsigned char dyn[];  // ChainScratch per warp
   __shared__ float warp_total[kMaxChainWarps];
   const int warps = static_cast<int>(blockDim.x >> 5), lane = lane_id(), wib = warp_in_block();
-  WarpScratch& s = reinterpret_cast<WarpScratch*>(dyn)[wib];
+  ChainScratch& s = reinterpret_cast<ChainScratch*>(dyn)[wib];
   ChainConstants k;
   load_chain_constants(k, s.tile, lane);
   const std::int64_t warp_chunk = static_cast<std::int64_t>(chain_length) * kTileElems;
@@ -26,20 +26,24 @@ __global__ void chained_mma_single_pass_kernel(const __half* __restrict__ x, flo
   for (std::int64_t b = blockIdx.x; b < items; b += gridDim.x) {
     const std::int64_t seg = b / blocks_per_segment;
     const std::int64_t first = (b % blocks_per_segment) * warps * warp_chunk + wib * warp_chunk;
-    const float mine = chained_warp_sum<__half>(x + seg * segment_size, segment_size, first, chain_length, s, k, lane);
+    const float mine = chained_warp_sum(x + seg * segment_size, segment_size, first, chain_length, s, k, lane);
     block_atomic_add(mine, warp_total, out + seg, wib, lane);
   }
 }
 
-cudaError_t launch_chained_mma_single_pass(const ChainedMmaConfig& cfg, const __half* d_in, float* d_out,
+// Block items per segment: a block chains warps · R tiles.
+std::int64_t chained_single_pass_blocks(std::int64_t s, int chain_length, int block_threads) {
+  return ceil_div(s, std::int64_t(block_threads / 32) * chain_length * kTileElems);
+}
+
+cudaError_t launch_chained_mma_single_pass(int chain_length, int block_threads, const __half* d_in, float* d_out,
                                            std::int64_t num_segments, std::int64_t segment_size,
                                            cudaStream_t stream) {
-  const std::size_t dyn_smem = static_cast<std::size_t>(cfg.block_threads / 32) * sizeof(WarpScratch);
-  const std::int64_t bps = chained_single_pass_blocks(segment_size, cfg);
+  const std::size_t dyn_smem = static_cast<std::size_t>(block_threads / 32) * sizeof(ChainScratch);
+  const std::int64_t bps = chained_single_pass_blocks(segment_size, chain_length, block_threads);
   if (cudaError_t e = cudaMemsetAsync(d_out, 0, num_segments * sizeof(float), stream); e != cudaSuccess) return e;
-  chained_mma_single_pass_kernel<<<tc::grid_for(num_segments * bps, 2048 / cfg.block_threads), cfg.block_threads,
-                                   dyn_smem, stream>>>(d_in, d_out, num_segments, segment_size, cfg.chain_length,
-                                                       bps);
+  chained_mma_single_pass_kernel<<<grid_for(num_segments * bps, 2048 / block_threads), block_threads, dyn_smem,
+                                   stream>>>(d_in, d_out, num_segments, segment_size, chain_length, bps);
   return cudaGetLastError();
 }
 

@@ -5,10 +5,10 @@
 #include <cmath>
 
 #include "03_tcu_reduction/kernels/chained_mma_warp.cuh"
-#include "03_tcu_reduction/kernels/launchers.hpp"
 #include "common/tensor_core/launch.hpp"
 
 namespace tcu::detail::reduce {
+using namespace tc;  // the shared tensor-core vocabulary: FragA, kTile, load_contiguous, …
 
 constexpr int kSplitWarpsMax = 32;
 
@@ -19,7 +19,7 @@ __global__ void chained_mma_split_kernel(const __half* __restrict__ x, float* __
   extern __shared__ __align__(32) unsigned char dyn[];
   __shared__ float warp_total[kSplitWarpsMax];
   const int warps = static_cast<int>(blockDim.x >> 5), lane = lane_id(), wib = warp_in_block();
-  WarpScratch& s = reinterpret_cast<WarpScratch*>(dyn)[wib];
+  ChainScratch& s = reinterpret_cast<ChainScratch*>(dyn)[wib];
   ChainConstants k;
   load_chain_constants(k, s.tile, lane);
   const std::int64_t items = num_segments * blocks_per_segment;
@@ -29,7 +29,7 @@ __global__ void chained_mma_split_kernel(const __half* __restrict__ x, float* __
     const __half* p = x + seg * segment_size;
     float mine;
     if (static_cast<int>(b % 100) < tcu_percent) {
-      mine = chained_warp_sum<__half>(p, segment_size, first, 1, s, k, lane);  // TCU, R = 1
+      mine = chained_warp_sum(p, segment_size, first, 1, s, k, lane);  // TCU, R = 1
     } else {
       mine = tc::piece_sum(tc::load_contiguous<tc::Cache::read_only>(p, segment_size, first, lane));  // shuffles
 #pragma unroll
@@ -39,14 +39,19 @@ __global__ void chained_mma_split_kernel(const __half* __restrict__ x, float* __
   }
 }
 
-cudaError_t launch_chained_mma_split(const ChainedMmaConfig& cfg, const __half* d_in, float* d_out,
+// Block items per segment (R = 1: a block takes warps tiles).
+std::int64_t chained_split_blocks(std::int64_t s, int block_threads) {
+  return ceil_div(s, std::int64_t(block_threads / 32) * kTileElems);
+}
+
+cudaError_t launch_chained_mma_split(int block_threads, double tcu_fraction, const __half* d_in, float* d_out,
                                      std::int64_t num_segments, std::int64_t segment_size, cudaStream_t stream) {
-  const std::size_t dyn_smem = static_cast<std::size_t>(cfg.block_threads / 32) * sizeof(WarpScratch);
-  const std::int64_t bps = chained_split_blocks(segment_size, cfg);
-  const int pct = static_cast<int>(std::lround(cfg.tcu_fraction * 100.0));
+  const std::size_t dyn_smem = static_cast<std::size_t>(block_threads / 32) * sizeof(ChainScratch);
+  const std::int64_t bps = chained_split_blocks(segment_size, block_threads);
+  const int pct = static_cast<int>(std::lround(tcu_fraction * 100.0));
   if (cudaError_t e = cudaMemsetAsync(d_out, 0, num_segments * sizeof(float), stream); e != cudaSuccess) return e;
-  chained_mma_split_kernel<<<tc::grid_for(num_segments * bps, 2048 / cfg.block_threads), cfg.block_threads, dyn_smem,
-                             stream>>>(d_in, d_out, num_segments, segment_size, bps, pct);
+  chained_mma_split_kernel<<<grid_for(num_segments * bps, 2048 / block_threads), block_threads, dyn_smem, stream>>>(
+      d_in, d_out, num_segments, segment_size, bps, pct);
   return cudaGetLastError();
 }
 

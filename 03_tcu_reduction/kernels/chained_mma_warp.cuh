@@ -12,125 +12,65 @@
 //
 // C_R is an fp32 accumulator; as an operand it is split into two fp16 halves
 // (tc::mma_split_operand; where it does not split, row 0 is added with fp32 shuffles).
-// The input may be fp16 (the data) or fp32 (the partials of the recurrence: each tile is then
-// split into hi and lo tiles, two MMAs). chained_warp_sum_fp16 replicates the paper's fp16
-// accumulators (and their overflow above 65504) for the accuracy study.
-#include "03_tcu_reduction/kernels/collapse.cuh"
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
 #include "common/tensor_core/fragments.cuh"
+#include "common/tensor_core/staging.cuh"
 
 namespace tcu::detail::reduce {
 
-// The constant fragments of a chained warp.
-struct ChainConstants {
-  FragA ones_a;
-  FragBRow ones_b;
+// Per-warp shared memory of a chained warp (32-byte aligned members).
+struct ChainScratch {
+  __half tile[tc::kTileElems];  // a staged tile, or a constant matrix while it is loaded
+  float v[tc::kTileElems];      // C_R stored to become an operand
+  __half hi[tc::kTileElems];    // its hi/lo split (or a split fp32 tile, 09)
+  __half lo[tc::kTileElems];
 };
 
+// The all-ones matrix as both operands.
+struct ChainConstants {
+  tc::FragA ones_a;
+  tc::FragBRow ones_b;
+};
 __device__ __forceinline__ void load_chain_constants(ChainConstants& c, __half* scratch, int lane) {
-  tc::load_constant(c.ones_a, ConstantMatrix::ones, scratch, lane);
-  tc::load_constant(c.ones_b, ConstantMatrix::ones, scratch, lane);
+  tc::load_constant(c.ones_a, tc::ConstantMatrix::ones, scratch, lane);
+  tc::load_constant(c.ones_b, tc::ConstantMatrix::ones, scratch, lane);
 }
 
-// 8 fp32 values p[first + 8·lane …] times `scale`, zeros at and past len, split into fp16 hi
-// and lo pieces (tc::split_hi_lo; the caller's scale keeps every value within the split's
-// 2^15, see chained_warp_sum).
-__device__ __forceinline__ void load_float_piece_split(const float* p, std::int64_t len, std::int64_t first, int lane,
-                                                       float scale, tc::Piece& hi, tc::Piece& lo) {
-  alignas(16) __half h[8];
-  alignas(16) __half l[8];
-  const std::int64_t at = first + lane * 8;
-#pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const tc::HiLo s = tc::split_hi_lo((at + i < len) ? p[at + i] * scale : 0.0f);
-    h[i] = s.hi;
-    l[i] = s.lo;
-  }
-  hi.v = *reinterpret_cast<const uint4*>(h);
-  lo.v = *reinterpret_cast<const uint4*>(l);
-}
-
-// Σ p[first … first + R·256) ∩ [0, len), by one warp, in every lane. fp32 accumulation.
-template <class InT>
-__device__ float chained_warp_sum(const InT* p, std::int64_t len, std::int64_t first, int chain_length, WarpScratch& s,
-                                  const ChainConstants& k, int lane) {
-  // fp32 inputs (partials) may exceed fp16's 65504: scale the warp's chunk by a power of two
-  // (exact) so that its largest magnitude is below 2^14, and undo it on the total.
-  float scale = 1.0f, unscale = 1.0f;
-  if constexpr (sizeof(InT) != 2) {
-    float m = 0.0f;
-    for (std::int64_t i = first + lane; i < first + static_cast<std::int64_t>(chain_length) * kTileElems && i < len;
-         i += 32)
-      m = fmaxf(m, fabsf(p[i]));
-#pragma unroll
-    for (int o = 16; o >= 1; o >>= 1) m = fmaxf(m, __shfl_xor_sync(kFullMask, m, o));
-    if (m > 16384.0f && m <= 3.0e38f) {
-      int e = 0;
-      frexpf(m, &e);  // m < 2^e
-      scale = ldexpf(1.0f, 14 - e);
-      unscale = ldexpf(1.0f, e - 14);
-    }
-  }
-  FragAcc c;
-  wmma::fill_fragment(c, 0.0f);  // C_0 = 0
-  for (int r = 0; r < chain_length; ++r) {
-    const std::int64_t t = first + static_cast<std::int64_t>(r) * kTileElems;
-    if (t >= len) break;
-    FragBRow m;
-    if constexpr (sizeof(InT) == 2) {
-      tc::store_piece(s.tile, tc::load_contiguous<tc::Cache::read_only>(p, len, t, lane), lane);
-      __syncwarp();
-      wmma::load_matrix_sync(m, s.tile, kTile);
-      wmma::mma_sync(c, k.ones_a, m, c);  // C_r = 1·M_r + C_{r−1}
-    } else {
-      tc::Piece hi, lo;
-      load_float_piece_split(p, len, t, lane, scale, hi, lo);
-      tc::store_piece(s.hi, hi, lane);
-      tc::store_piece(s.lo, lo, lane);
-      __syncwarp();
-      wmma::load_matrix_sync(m, s.hi, kTile);
-      wmma::mma_sync(c, k.ones_a, m, c);  // C_r = 1·M_r,hi + C_{r−1}
-      wmma::load_matrix_sync(m, s.lo, kTile);
-      wmma::mma_sync(c, k.ones_a, m, c);  //     + 1·M_r,lo
-    }
-    __syncwarp();
-  }
-  // C_{R+1} = C_R·1 = hi·1 + lo·1, C_R split into fp16 halves; x[0] of the result is the total.
-  wmma::store_matrix_sync(s.v, c, kTile, wmma::mem_row_major);
+// C_{R+1} = C_R·1 = hi·1 + lo·1: the total, in every lane.
+__device__ __forceinline__ float chain_total(const tc::FragAcc& c, ChainScratch& s, const ChainConstants& k,
+                                             int lane) {
+  nvcuda::wmma::store_matrix_sync(s.v, c, tc::kTile, nvcuda::wmma::mem_row_major);
   __syncwarp();
-  FragAcc d;
-  wmma::fill_fragment(d, 0.0f);
+  tc::FragAcc d;
+  nvcuda::wmma::fill_fragment(d, 0.0f);
   if (!tc::mma_split_operand(d, s.v, k.ones_b, s.hi, s.lo, lane)) {  // does not split (> 2^15): in fp32
     const float sum = tc::row16_sum(s.v, lane);  // row 0 = the column sums
     __syncwarp();                                // s.v may be overwritten next
-    return sum * unscale;
+    return sum;
   }
-  return d.x[0] * unscale;  // every element is the total
+  return d.x[0];  // every element is the total
 }
 
-// Navarro's original: fp16 accumulators and fp16 results (overflows above 65504).
-__device__ inline __half chained_warp_sum_fp16(const __half* p, std::int64_t len, std::int64_t first, int chain_length,
-                                               WarpScratch& s, const ChainConstants& k, int lane) {
-  tc::FragAccHalf c;
-  wmma::fill_fragment(c, __float2half(0.0f));
+// Σ p[first … first + R·256) ∩ [0, len) of fp16 data, by one warp, in every lane (fp32).
+__device__ inline float chained_warp_sum(const __half* p, std::int64_t len, std::int64_t first,
+                                                  int chain_length, ChainScratch& s, const ChainConstants& k,
+                                                  int lane) {
+  tc::FragAcc c;
+  nvcuda::wmma::fill_fragment(c, 0.0f);  // C_0 = 0
   for (int r = 0; r < chain_length; ++r) {
-    const std::int64_t t = first + static_cast<std::int64_t>(r) * kTileElems;
+    const std::int64_t t = first + static_cast<std::int64_t>(r) * tc::kTileElems;
     if (t >= len) break;
     tc::store_piece(s.tile, tc::load_contiguous<tc::Cache::read_only>(p, len, t, lane), lane);
     __syncwarp();
-    FragBRow m;
-    wmma::load_matrix_sync(m, s.tile, kTile);
-    wmma::mma_sync(c, k.ones_a, m, c);  // C_r = 1·M_r + C_{r−1}, in fp16
+    tc::FragBRow m;
+    nvcuda::wmma::load_matrix_sync(m, s.tile, tc::kTile);
+    nvcuda::wmma::mma_sync(c, k.ones_a, m, c);  // C_r = 1·M_r + C_{r−1}
     __syncwarp();
   }
-  wmma::store_matrix_sync(s.hi, c, kTile, wmma::mem_row_major);  // fp16 already: no split
-  __syncwarp();
-  FragA a;
-  tc::FragAccHalf d;
-  wmma::fill_fragment(d, __float2half(0.0f));
-  wmma::load_matrix_sync(a, s.hi, kTile);
-  wmma::mma_sync(d, a, k.ones_b, d);  // C_{R+1} = C_R·1
-  __syncwarp();
-  return d.x[0];
+  return chain_total(c, s, k, lane);
 }
 
 // Block step of the single-pass and split variants: every warp's `mine` into shared memory;
@@ -142,7 +82,7 @@ __device__ __forceinline__ void block_atomic_add(float mine, float* warp_total, 
   if (wib == 0) {
     float t = (lane < warps) ? warp_total[lane] : 0.0f;
 #pragma unroll
-    for (int o = 16; o >= 1; o >>= 1) t += __shfl_xor_sync(kFullMask, t, o);
+    for (int o = 16; o >= 1; o >>= 1) t += __shfl_xor_sync(tc::kFullMask, t, o);
     if (lane == 0) atomicAdd(out, t);  // one atomic per block
   }
   __syncthreads();  // warp_total is reused by the next item

@@ -168,14 +168,14 @@ TEST_CASE("Reduction256N work-efficient, pipelined: many chunks per warp [large]
   check_efficient_pipeline({32768}, {1001}, {0, 1});  // 8 chunks per segment
 }
 
-// The block-level 256N past kBlockChunk: segments cut into chunks of whole block rounds (the last
+// The block-level 256N past 2^18: segments cut into chunks of whole block tiles (the last
 // one ragged), a block per chunk, the partials added by the second pass.
 TEST_CASE("Reduction256N block level: segments past 2^18 split into chunks, counts 1/2, offsets 0/3, integers bit-exact") {
   red::CubTemp temp;
   const auto variants = red::segmented_variants(temp);
   const red::SegmentedVariant& blk = variant_named(variants, "reduction256n_block");
-  const std::int64_t s = (std::int64_t(1) << 18) + 4097;  // two chunks: 139264 + 127233
-  REQUIRE(r03::split_for_blocks(s, r03::kBlockGranule).chunks_per_segment == 2);
+  const std::int64_t s = (std::int64_t(1) << 18) + 4097;  // two chunks: 147456 + 118785
+  REQUIRE(r03::split_for_blocks(s).chunks_per_segment == 2);
   for (std::int64_t ns : {1, 2})
     for (Dist dist : {Dist::integers, Dist::normal}) {
       const std::int64_t off = dist == Dist::integers ? 3 : 0;

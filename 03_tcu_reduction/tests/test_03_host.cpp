@@ -13,10 +13,10 @@
 #include "03_tcu_reduction/bench/energy_counter.hpp"
 #include "03_tcu_reduction/bench/sweep.hpp"
 #include "03_tcu_reduction/kernels/launchers.hpp"
-#include "03_tcu_reduction/kernels/split_segments.hpp"
 #include "03_tcu_reduction/tcu_reduction.cuh"
 #include "common/data.cuh"
 #include "common/segments.hpp"
+#include "common/tensor_core/chunks.hpp"
 #include "common/throughput.hpp"
 
 namespace cpu = tcu::bench::reduce::cpu;
@@ -210,12 +210,21 @@ TEST_CASE("CPU model: chained MMAs (1·M chains, C·1 puts the total in every el
 
 namespace {
 namespace r = tcu::detail::reduce;
+namespace tc = tcu::tc;
 constexpr int kH100Sms = 132;
+// The warp chunks of the split kernels start at a tile (03, inefficient) or a round of 8 tiles
+// (04, efficient); the block level's chunks (05) are at most 2^18, whole block tiles of 16384.
+constexpr std::int64_t kInefficientGranule = 256, kEfficientGranule = 2048;
+constexpr std::int64_t kBlockChunk = std::int64_t(1) << 18, kBlockGranule = 16384;
+tc::ChunkPlan warp_chunks(std::int64_t ns, std::int64_t s, std::int64_t granule, int sms) {
+  return granule == kEfficientGranule ? r::reduction256n_efficient_chunks(ns, s, sms)
+                                      : r::reduction256n_inefficient_chunks(ns, s, sms);
+}
 }  // namespace
 
 TEST_CASE("split_segments: at most one chunk per 16 tiles, multiples of the granule, covering the segment") {
   for (int sms : {1, 8, kH100Sms}) {
-    for (std::int64_t granule : {r::kInefficientGranule, r::kEfficientGranule}) {
+    for (std::int64_t granule : {kInefficientGranule, kEfficientGranule}) {
       for (std::int64_t ns : {std::int64_t(1), std::int64_t(7), std::int64_t(1000), std::int64_t(1) << 20}) {
         for (std::int64_t s : {std::int64_t(1), std::int64_t(4096), std::int64_t(4097), std::int64_t(1000003),
                                std::int64_t(1) << 28}) {
@@ -223,26 +232,26 @@ TEST_CASE("split_segments: at most one chunk per 16 tiles, multiples of the gran
           CAPTURE(granule);
           CAPTURE(ns);
           CAPTURE(s);
-          const r::SplitPlan p = r::split_segments(ns, s, granule, sms);
+          const tc::ChunkPlan p = warp_chunks(ns, s, granule, sms);
           CHECK(p.chunk % granule == 0);
           CHECK(p.chunks_per_segment >= 1);
           CHECK(p.chunks_per_segment * p.chunk >= s);          // the chunks cover the segment …
           CHECK((p.chunks_per_segment - 1) * p.chunk < s);     // … and none is empty
-          CHECK(p.chunks_per_segment <= std::max<std::int64_t>(1, (s + r::kMinChunk - 1) / r::kMinChunk));
-          if (p.chunks_per_segment > 1 && granule == r::kEfficientGranule) CHECK(p.chunk >= r::kMinChunk);
+          CHECK(p.chunks_per_segment <= std::max<std::int64_t>(1, (s + tc::kMinWarpChunk - 1) / tc::kMinWarpChunk));
+          if (p.chunks_per_segment > 1 && granule == kEfficientGranule) CHECK(p.chunk >= tc::kMinWarpChunk);
           // never more warps than the target once a segment is cut
-          if (p.chunks_per_segment > 1) CHECK(ns * p.chunks_per_segment <= sms * r::kTargetWarpsPerSm + ns);
+          if (p.chunks_per_segment > 1) CHECK(ns * p.chunks_per_segment <= sms * tc::kTargetWarpsPerSm + ns);
         }
       }
     }
   }
   // one whole array on an H100: 245 chunks of 4096 for a million elements, 2^14 chunks of 2^14 for 2^28
-  CHECK(r::split_segments(1, 1000003, r::kEfficientGranule, kH100Sms).chunk == 4096);
-  CHECK(r::split_segments(1, 1000003, r::kEfficientGranule, kH100Sms).chunks_per_segment == 245);
-  CHECK(r::split_segments(1, std::int64_t(1) << 28, r::kEfficientGranule, kH100Sms).chunk == 16384);
-  CHECK(r::split_segments(1, std::int64_t(1) << 28, r::kEfficientGranule, kH100Sms).chunks_per_segment == 16384);
+  CHECK(r::reduction256n_efficient_chunks(1, 1000003, kH100Sms).chunk == 4096);
+  CHECK(r::reduction256n_efficient_chunks(1, 1000003, kH100Sms).chunks_per_segment == 245);
+  CHECK(r::reduction256n_efficient_chunks(1, std::int64_t(1) << 28, kH100Sms).chunk == 16384);
+  CHECK(r::reduction256n_efficient_chunks(1, std::int64_t(1) << 28, kH100Sms).chunks_per_segment == 16384);
   // many segments: no split
-  CHECK(r::split_segments(1 << 20, 4097, r::kEfficientGranule, kH100Sms).chunks_per_segment == 1);
+  CHECK(r::reduction256n_efficient_chunks(1 << 20, 4097, kH100Sms).chunks_per_segment == 1);
 }
 
 TEST_CASE("choose_reduce_algorithm: the crossovers, block level only with two segments per SM") {
@@ -275,25 +284,25 @@ TEST_CASE("choose_reduce_algorithm: the crossovers, block level only with two se
   CHECK(tcu::choose_reduce_algorithm(65, std::int64_t(1) << 20, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
 }
 
-TEST_CASE("split_for_blocks: whole segments up to 2^18, else equal chunks of whole block rounds") {
-  for (std::int64_t s : {std::int64_t(1), std::int64_t(4097), r::kBlockChunk, r::kBlockChunk + 1,
-                         3 * r::kBlockChunk + 5, std::int64_t(1000003), (std::int64_t(1) << 28) + 7,
+TEST_CASE("split_for_blocks: whole segments up to 2^18, else equal chunks of whole block tiles") {
+  for (std::int64_t s : {std::int64_t(1), std::int64_t(4097), kBlockChunk, kBlockChunk + 1,
+                         3 * kBlockChunk + 5, std::int64_t(1000003), (std::int64_t(1) << 28) + 7,
                          (std::int64_t(1) << 31) + 17}) {
     CAPTURE(s);
-    const r::SplitPlan p = r::split_for_blocks(s, r::kBlockGranule);
+    const tc::ChunkPlan p = r::split_for_blocks(s);
     CHECK(p.chunks_per_segment * p.chunk >= s);       // the chunks cover the segment …
     CHECK((p.chunks_per_segment - 1) * p.chunk < s);  // … and none is empty
-    if (s <= r::kBlockChunk) {
+    if (s <= kBlockChunk) {
       CHECK(p.chunks_per_segment == 1);
       CHECK(p.chunk == s);
     } else {
-      CHECK(p.chunk % r::kBlockGranule == 0);
-      CHECK(p.chunk <= r::kBlockChunk);
-      CHECK(p.chunks_per_segment == (s + r::kBlockChunk - 1) / r::kBlockChunk);
+      CHECK(p.chunk % kBlockGranule == 0);
+      CHECK(p.chunk <= kBlockChunk);
+      CHECK(p.chunks_per_segment == (s + kBlockChunk - 1) / kBlockChunk);
     }
   }
-  CHECK(r::split_for_blocks(r::kBlockChunk + 1, r::kBlockGranule).chunk == 139264);  // 17 rounds of 8192
-  CHECK(r::split_for_blocks(std::int64_t(1) << 28, r::kBlockGranule).chunks_per_segment == 1024);
+  CHECK(r::split_for_blocks(kBlockChunk + 1).chunk == 147456);  // 9 block tiles of 16384
+  CHECK(r::split_for_blocks(std::int64_t(1) << 28).chunks_per_segment == 1024);
 }
 
 TEST_CASE("reduce_error_bound follows the library's own chunking") {
@@ -309,40 +318,46 @@ TEST_CASE("reduce_error_bound follows the library's own chunking") {
   const tcu::ReduceErrorBound large = tcu::reduce_error_bound(ReduceAlgorithm::reduction256n_efficient, 1,
                                                               std::int64_t(1) << 28, kH100Sms);
   CHECK(large.depth == 64 * 16 + 32 + 74);
-  // 2^28 automatically (the block level): 1024 chunks of 2^18, 128 tiles per warp, two
-  // collapses, second pass 4 + 10.
+  // 2^28 automatically (the block level): 1024 chunks of 2^18, rounds of 8 tiles (a chain of
+  // 8 MMAs), 16 rounds per warp, 4 shuffle levels, one X·Pᵀ, second pass 4 + 10.
   const tcu::ReduceErrorBound blocks = tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1, std::int64_t(1) << 28,
                                                                kH100Sms);
   CHECK(blocks.rationale.find("reduction256n_block") != std::string::npos);
   CHECK(blocks.rationale.find("chunks of 262144 per block") != std::string::npos);
-  CHECK(blocks.depth == 128 * 16 + 2 * 32 + 14);
+  CHECK(blocks.depth == 8 * 16 + 16 + 4 + 32 + 14);
   // The depth is the chain along the real chunk, for every shape and both split kernels.
   for (std::int64_t ns : {std::int64_t(1), std::int64_t(7), std::int64_t(4096)}) {
     for (std::int64_t s : {std::int64_t(1024), std::int64_t(4097), std::int64_t(65536), std::int64_t(1) << 24}) {
       CAPTURE(ns);
       CAPTURE(s);
-      const r::SplitPlan pe = r::split_segments(ns, s, r::kEfficientGranule, kH100Sms);
+      const tc::ChunkPlan pe = r::reduction256n_efficient_chunks(ns, s, kH100Sms);
       const std::int64_t tiles = (std::min(pe.chunk, s) + 255) / 256;
       const tcu::ReduceErrorBound e = tcu::reduce_error_bound(ReduceAlgorithm::reduction256n_efficient, ns, s, kH100Sms);
       CHECK(e.depth >= 16 * tiles + 32);
       CHECK(e.depth <= 16 * tiles + 32 + (pe.chunks_per_segment + 255) / 256 + 10);
-      const r::SplitPlan pi = r::split_segments(ns, s, r::kInefficientGranule, kH100Sms);
+      const tc::ChunkPlan pi = r::reduction256n_inefficient_chunks(ns, s, kH100Sms);
       const tcu::ReduceErrorBound i =
           tcu::reduce_error_bound(ReduceAlgorithm::reduction256n_inefficient, ns, s, kH100Sms);
       CHECK(i.depth >= 16 + 32 * ((std::min(pi.chunk, s) + 255) / 256));
     }
   }
-  // Monotone in n for one segment from 1024 on (the split work-efficient 256N, then the block
-  // level with its longer chains per warp), and fewer SMs mean longer chunks (or the block level
-  // sooner), a looser bound.
+  // Monotone in n for one segment from 1024 on while the algorithm stays (the split
+  // work-efficient 256N, then the block level, whose chains per warp are shorter), and fewer SMs
+  // mean longer chunks, a looser bound, for the same algorithm.
   tcu::ReduceErrorBound prev = tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1, 1024, kH100Sms);
+  ReduceAlgorithm prev_algorithm = tcu::choose_reduce_algorithm(1, 1024, kH100Sms);
   for (std::int64_t n = 1024; n <= (std::int64_t(1) << 31); n = n * 5 / 4 + 1) {
     CAPTURE(n);
     const tcu::ReduceErrorBound b = tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1, n, kH100Sms);
-    CHECK(b.depth >= prev.depth);
-    CHECK(b.rel_to_abs_sum >= prev.rel_to_abs_sum);
-    CHECK(tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1, n, 8).rel_to_abs_sum >= b.rel_to_abs_sum);
+    const ReduceAlgorithm a = tcu::choose_reduce_algorithm(1, n, kH100Sms);
+    if (a == prev_algorithm) {
+      CHECK(b.depth >= prev.depth);
+      CHECK(b.rel_to_abs_sum >= prev.rel_to_abs_sum);
+    }
+    if (tcu::choose_reduce_algorithm(1, n, 8) == a)
+      CHECK(tcu::reduce_error_bound(ReduceAlgorithm::automatic, 1, n, 8).rel_to_abs_sum >= b.rel_to_abs_sum);
     prev = b;
+    prev_algorithm = a;
   }
   // Every algorithm: a finite, positive bound that names it; the fp32 ones below 1e-3 here.
   for (tcu::ReduceAlgorithm a : tcu::all_reduce_algorithms()) {

@@ -17,7 +17,7 @@
 #include "common/reference.hpp"
 #include "common/tensor_core/constant_matrices.hpp"
 #include "common/tensor_core/constant_matrices_host.hpp"
-#include "common/tensor_core/split.hpp"
+#include "common/tensor_core/tile_geometry.hpp"
 
 namespace tcu::bench::scan {
 

@@ -1,32 +1,75 @@
-// Scan16 (Dakkak et al. §5; docs/algorithms.md, "Scan"): 16 segments of 16 per tile, A
-// row-major (row = segment), R = A·U. Segments shorter than 16 are padded with zeros in shared
-// memory (block_tiles.cuh). No fp32 operand, so no hi/lo split.
-#include "04_tcu_scan/kernels/block_tiles.cuh"
-#include "04_tcu_scan/kernels/launchers.hpp"
+// Scan16 (Dakkak et al. §5; docs/algorithms.md, "Scan16"): 16 segments of at most 16 per tile,
+// A row-major (row = segment), R = A·U. Runs in the block frame (block_frame.cuh): shorter
+// segments are padded with zeros in shared memory. No fp32 operand, so no hi/lo split.
+#include "04_tcu_scan/kernels/block_frame.cuh"
+#include "common/tensor_core/launch.hpp"
 
 namespace tcu::detail::scan {
 namespace {
 
-struct Scan16 {
-  static __device__ void init(BlockSmem& sm, const SlabLayout&, int tid) {
-    tc::write_constant_tile(sm.u, tc::ConstantMatrix::U, tid, kBlockThreads);
+template <class OutT, bool kInclusive>
+__global__ void __launch_bounds__(kBlockThreads, kFrameMinBlocksPerSm)
+    scan16_kernel(const __half* __restrict__ in, OutT* __restrict__ out, FrameLayout fl) {
+  __shared__ FrameSmem sm;
+  const int tid = threadIdx.x, warp = tid / kWarpSize;
+  tc::write_constant_tile(sm.u, tc::ConstantMatrix::U, tid, kBlockThreads);
+  if (blockIdx.x >= fl.items) return;
+  FrameRegs regs_a, regs_b;  // the loads of the next two block tiles
+  FrameWalk walk = start_walk(in, fl, regs_a, regs_b, tid);
+  float carry = 0.0f;
+  // One block tile: `mine` holds its loads, then receives those of the block tile after next.
+  auto step = [&](FrameRegs& mine) -> bool {
+    __syncthreads();  // the previous block tile is written out (and U is built)
+    stage_current(walk, mine, in, fl, sm, tid);
+    prefetch_after_next(walk, mine, in, fl, tid);
+    if (tid < kFrameTiles) sm.tile_prefix[tid] = 0.0f;
+    __syncthreads();
+    const int tiles = static_cast<int>(ceil_div(walk.cur.segs * fl.seg_stride, kTileElems));  // staged tiles
+    for (int t = warp; t < tiles; t += kBlockWarps) {  // Scan16 on every tile
+      const __half* a = sm.a + t * kTileElems;
+      const __half* u = sm.u;
+      float* r = sm.r + t * kTileElems;
+      // BEGIN EXERCISE 04.2 Scan16 on one tile: R = A·U, every row of 16 scanned
+      // HINT: a (the tile, row-major, one segment per row) and u (the constant U, row-major) are
+      // HINT: in shared memory, leading dimension kTile. Load A as tc::FragA, U as tc::FragBRow,
+      // HINT: zero a tc::FragAcc, one mma_sync, store R row-major to r (fp32).
+      // SIZE: 8 lines
+      tc::FragA fa;
+      tc::FragBRow fu;
+      tc::FragAcc acc;
+      wmma::load_matrix_sync(fa, a, kTile);
+      wmma::load_matrix_sync(fu, u, kTile);
+      wmma::fill_fragment(acc, 0.0f);
+      wmma::mma_sync(acc, fa, fu, acc);
+      wmma::store_matrix_sync(r, acc, kTile, wmma::mem_row_major);
+      // STUB: (void)a; (void)u; (void)r;
+      // END EXERCISE
+    }
+    __syncthreads();
+    write_block_tile<OutT, kInclusive>(out, walk.cur, fl, sm, carry, tid);
+    // The carry of a segment walked block tile by block tile (the same in every thread).
+    carry = walk.cur.index + 1 >= fl.block_tiles_per_segment ? 0.0f : frame_inclusive(sm, walk.cur.count - 1, carry);
+    return advance(walk);
+  };
+  while (step(regs_a) && step(regs_b)) {
   }
-  static __device__ void scan_slab(BlockSmem& sm, const SlabLayout& sl, int segs, int, int warp, int) {
-    const int tiles = static_cast<int>(ceil_div(segs * sl.seg_stride, kTileElems));
-    for (int t = warp; t < tiles; t += kBlockWarps)
-      scan16_tile(sm.a + t * kTileElems, sm.u, sm.r + t * kTileElems);  // R = A·U
-  }
-};
+}
 
 }  // namespace
 
 template <class OutT>
 cudaError_t launch_scan16(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
                           bool inclusive, cudaStream_t stream) {
-  const SlabLayout sl = make_slab_layout(num_segments, segment_size, kTile);
-  return launch_block_scan<Scan16>(in, out, sl, inclusive, stream);
+  const FrameLayout fl = make_frame_layout(num_segments, segment_size, kTile);
+  auto* k = inclusive ? scan16_kernel<OutT, true> : scan16_kernel<OutT, false>;
+  // One resident wave (a partial second wave of persistent blocks would cost up to half a wave
+  // of time), fewer blocks when there is less work; each block grid-strides over the items.
+  const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(k), kBlockThreads, fl.items);
+  k<<<grid, kBlockThreads, 0, stream>>>(in, out, fl);
+  return cudaGetLastError();
 }
 
-TCU_SCAN_INSTANTIATE_LAUNCHER(launch_scan16);
+template cudaError_t launch_scan16(const __half*, __half*, std::int64_t, std::int64_t, bool, cudaStream_t);
+template cudaError_t launch_scan16(const __half*, float*, std::int64_t, std::int64_t, bool, cudaStream_t);
 
 }  // namespace tcu::detail::scan

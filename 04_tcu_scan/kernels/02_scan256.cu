@@ -1,35 +1,56 @@
-// Scan256 (Dakkak et al. §5; docs/algorithms.md, "Scan"): one segment of 256 per tile, A
-// row-major, R = A·U + (L·A)·1. Shorter segments are padded to 32, 64, 128 or 256 elements and
-// L is masked per segment (L[i][k] = 1 iff k < i within the same segment), so one tile scans
-// 8, 4, 2 or 1 segments. L·A is split into hi + lo (scan_tiles.cuh); above 2^15 its row sums
-// are added in fp32 instead.
-#include "04_tcu_scan/kernels/block_tiles.cuh"
-#include "04_tcu_scan/kernels/launchers.hpp"
+// Scan256 (Dakkak et al. §5; docs/algorithms.md, "Scan256"): one segment of 256 per tile, A
+// row-major, R = A·U + (L·A)·1, in the block frame (block_frame.cuh). Shorter segments are
+// padded to 32, 64, 128 or 256 elements and L is masked per segment (L[i][k] = 1 iff k < i in
+// the same segment), so one tile scans 8, 4, 2 or 1 segments. L·A is split into hi + lo
+// (scan_tiles.cuh); above 2^15 its row sums are added in fp32 instead.
+#include "04_tcu_scan/kernels/block_frame.cuh"
+#include "common/tensor_core/launch.hpp"
 
 namespace tcu::detail::scan {
 namespace {
 
-struct Scan256 {
-  static __device__ void init(BlockSmem& sm, const SlabLayout& sl, int tid) {
-    tc::write_constant_tile(sm.u, tc::ConstantMatrix::U, tid, kBlockThreads);
-    tc::write_constant_tile(sm.l, tc::ConstantMatrix::L, tid, kBlockThreads, sl.seg_stride / kTile);
-  }
-  static __device__ void scan_slab(BlockSmem& sm, const SlabLayout& sl, int segs, int, int warp, int lane) {
-    const int tiles = static_cast<int>(ceil_div(segs * sl.seg_stride, kTileElems));
-    for (int t = warp; t < tiles; t += kBlockWarps)  // R = A·U + (L·A)·1
+template <class OutT, bool kInclusive>
+__global__ void __launch_bounds__(kBlockThreads, kFrameMinBlocksPerSm)
+    scan256_kernel(const __half* __restrict__ in, OutT* __restrict__ out, FrameLayout fl) {
+  __shared__ FrameSmem sm;
+  const int tid = threadIdx.x, warp = tid / kWarpSize, lane = tid % kWarpSize;
+  tc::write_constant_tile(sm.u, tc::ConstantMatrix::U, tid, kBlockThreads);
+  tc::write_constant_tile(sm.l, tc::ConstantMatrix::L, tid, kBlockThreads, fl.seg_stride / kTile);
+  if (blockIdx.x >= fl.items) return;
+  FrameRegs regs_a, regs_b;  // the loads of the next two block tiles
+  FrameWalk walk = start_walk(in, fl, regs_a, regs_b, tid);
+  float carry = 0.0f;
+  auto step = [&](FrameRegs& mine) -> bool {  // one block tile, as in 01_scan16.cu
+    __syncthreads();  // the previous block tile is written out (and U, L are built)
+    stage_current(walk, mine, in, fl, sm, tid);
+    prefetch_after_next(walk, mine, in, fl, tid);
+    if (tid < kFrameTiles) sm.tile_prefix[tid] = 0.0f;
+    __syncthreads();
+    const int tiles = static_cast<int>(ceil_div(walk.cur.segs * fl.seg_stride, kTileElems));  // staged tiles
+    for (int t = warp; t < tiles; t += kBlockWarps)  // Scan256 on every tile: R = A·U + (L·A)·1
       scan256_tile(sm.a + t * kTileElems, sm.u, sm.l, 0.0f, sm.r + t * kTileElems, sm.scratch[warp], lane);
+    __syncthreads();
+    write_block_tile<OutT, kInclusive>(out, walk.cur, fl, sm, carry, tid);
+    carry = walk.cur.index + 1 >= fl.block_tiles_per_segment ? 0.0f : frame_inclusive(sm, walk.cur.count - 1, carry);
+    return advance(walk);
+  };
+  while (step(regs_a) && step(regs_b)) {
   }
-};
+}
 
 }  // namespace
 
 template <class OutT>
 cudaError_t launch_scan256(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
                            bool inclusive, cudaStream_t stream) {
-  const SlabLayout sl = make_slab_layout(num_segments, segment_size, next_pow2_at_least(segment_size, 2 * kTile));
-  return launch_block_scan<Scan256>(in, out, sl, inclusive, stream);
+  const FrameLayout fl = make_frame_layout(num_segments, segment_size, next_pow2_at_least(segment_size, 2 * kTile));
+  auto* k = inclusive ? scan256_kernel<OutT, true> : scan256_kernel<OutT, false>;
+  const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(k), kBlockThreads, fl.items);  // one wave
+  k<<<grid, kBlockThreads, 0, stream>>>(in, out, fl);
+  return cudaGetLastError();
 }
 
-TCU_SCAN_INSTANTIATE_LAUNCHER(launch_scan256);
+template cudaError_t launch_scan256(const __half*, __half*, std::int64_t, std::int64_t, bool, cudaStream_t);
+template cudaError_t launch_scan256(const __half*, float*, std::int64_t, std::int64_t, bool, cudaStream_t);
 
 }  // namespace tcu::detail::scan

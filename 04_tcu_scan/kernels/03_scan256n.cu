@@ -4,13 +4,18 @@
 // needed). Any segment size: the last tile is padded with zeros; tiles are staged through
 // shared memory (any alignment), kAhead tiles at a time so that more bytes are in flight.
 // L·A is split into hi + lo (scan_tiles.cuh); above 2^15 its row sums are added in fp32.
-#include "04_tcu_scan/kernels/launchers.hpp"
 #include "04_tcu_scan/kernels/scan_tiles.cuh"
+#include "common/int_math.hpp"
+#include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/staging.cuh"
 
 namespace tcu::detail::scan {
 namespace {
 
+// Blocks of 8 independent warps, each with its own slice of shared memory, grid-striding over
+// warp-sized work items (one resident wave at most).
+constexpr int kWarpKernelWarps = 8;
+constexpr int kWarpKernelThreads = kWarpKernelWarps * kWarpSize;
 constexpr int kAhead = 4;  // tiles staged per load phase
 
 struct alignas(128) Scan256nSmem {
@@ -81,11 +86,13 @@ template <class OutT>
 cudaError_t launch_scan256n(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
                             bool inclusive, cudaStream_t stream) {
   auto* k = inclusive ? scan256n_kernel<OutT, true> : scan256n_kernel<OutT, false>;
-  const int grid = warp_grid_size(reinterpret_cast<const void*>(k), num_segments);  // a warp per segment
+  const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(k), kWarpKernelThreads,
+                                          ceil_div(num_segments, kWarpKernelWarps));  // a warp per segment
   k<<<grid, kWarpKernelThreads, 0, stream>>>(in, out, num_segments, segment_size);
   return cudaGetLastError();
 }
 
-TCU_SCAN_INSTANTIATE_LAUNCHER(launch_scan256n);
+template cudaError_t launch_scan256n(const __half*, __half*, std::int64_t, std::int64_t, bool, cudaStream_t);
+template cudaError_t launch_scan256n(const __half*, float*, std::int64_t, std::int64_t, bool, cudaStream_t);
 
 }  // namespace tcu::detail::scan

@@ -5,13 +5,22 @@
 // broadcast along each row. The broadcast goes through shared memory: WMMA fragment layouts
 // are not documented. Loads run kSteps steps ahead (a 16 × 64 block per warp) so that more
 // bytes are in flight. S is an fp32 accumulator (C), never an fp16 operand: no split.
-#include "04_tcu_scan/kernels/launchers.hpp"
-#include "04_tcu_scan/kernels/scan_tiles.cuh"
+#include "common/int_math.hpp"
+#include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/staging.cuh"
 
 namespace tcu::detail::scan {
 namespace {
 
+namespace wmma = nvcuda::wmma;
+using tc::kTile;
+using tc::kTileElems;
+using tc::kWarpSize;
+
+// Blocks of 8 independent warps, each with its own slice of shared memory, grid-striding over
+// warp-sized work items (one resident wave at most).
+constexpr int kWarpKernelWarps = 8;
+constexpr int kWarpKernelThreads = kWarpKernelWarps * kWarpSize;
 constexpr int kSteps = 4;              // tiles staged per load phase
 constexpr int kCols = kSteps * kTile;  // 64 columns: the staged block's leading dimension
 static_assert(kCols % 8 == 0, "WMMA ldm for __half must be a multiple of 8");
@@ -85,11 +94,13 @@ template <class OutT>
 cudaError_t launch_scan16n(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
                            bool inclusive, cudaStream_t stream) {
   auto* k = inclusive ? scan16n_kernel<OutT, true> : scan16n_kernel<OutT, false>;
-  const int grid = warp_grid_size(reinterpret_cast<const void*>(k), ceil_div(num_segments, kTile));  // 16 per warp
+  const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(k), kWarpKernelThreads,
+                                          ceil_div(ceil_div(num_segments, kTile), kWarpKernelWarps));  // 16 per warp
   k<<<grid, kWarpKernelThreads, 0, stream>>>(in, out, num_segments, segment_size);
   return cudaGetLastError();
 }
 
-TCU_SCAN_INSTANTIATE_LAUNCHER(launch_scan16n);
+template cudaError_t launch_scan16n(const __half*, __half*, std::int64_t, std::int64_t, bool, cudaStream_t);
+template cudaError_t launch_scan16n(const __half*, float*, std::int64_t, std::int64_t, bool, cudaStream_t);
 
 }  // namespace tcu::detail::scan

@@ -1,25 +1,15 @@
-// Scan256 pipelined (our extension of Dakkak et al.'s Scan256/Scan256N for power-of-two
-// segments of 16 and more; docs/algorithms.md, "Scan"): the warp reads the array, not the
-// segments. A round is kRoundTiles consecutive 256-element tiles; every load instruction of the
-// warp covers 512 contiguous bytes (one 16-byte load per lane), and the loads of the warp's
-// NEXT round are in flight while this round's MMAs, shared-memory round trips and stores run
-// (tc::run_round_pipeline, the software pipeline of chapter 03's Reduction16 multi-segment).
-// Each tile is scanned by Scan256's formulation
-//
-//   R = A·U + (L·A)·1       (L masked per segment: a tile holds 256/s segments when s < 256)
-//
-// (L·A split into hi + lo; above 2^15 its row sums are added in fp32 instead), or — the _shfl
-// variant — R = A·U with the offsets between the 16 rows from a shuffle scan of the row totals.
-// For s >= 256 the running sum of the segment is added to R in fp32 by the lanes (not in the
-// MMA accumulator as in Scan256N: no truncated additions into a large accumulator), then the
-// carry becomes carry + R[255]. Results leave as 16-byte stores, 8 consecutive per lane.
-//
-// Work items: max(s, round) consecutive elements (a round of whole segments, or one segment
-// walked round by round); warps grid-stride over the items. Any pointer alignment (unaligned
-// pointers take element-wise loads/stores), any segment count; the tail of the array is padded
-// with zeros in shared memory and never written.
-#include "04_tcu_scan/kernels/launchers.hpp"
+// Scan256 pipelined (ours; docs/algorithms.md, "Scan256 pipelined (ours)"): for power-of-two
+// segments of 16 and more the warp reads the array, not the segments: rounds of kRoundTiles
+// tiles, one lane load per lane per tile (512 contiguous bytes per load instruction), the next
+// round's loads in flight during this round's work (tc::run_round_pipeline). A tile is scanned
+// by Scan256's R = A·U + (L·A)·1 (L masked per segment, L·A split into hi + lo or, above 2^15,
+// its row sums added in fp32) or — the _shfl variant — by R = A·U plus row offsets from a
+// shuffle scan of the row totals. From s = 256 on the lanes add the segment's carry in fp32 (not
+// in the accumulator as Scan256N does). Work items: max(s, round) consecutive elements; any
+// alignment (element-wise loads/stores where unaligned); the array's tail is padded with zeros.
 #include "04_tcu_scan/kernels/scan_tiles.cuh"
+#include "common/int_math.hpp"
+#include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/staging.cuh"
 
 namespace tcu::detail::scan {
@@ -35,8 +25,7 @@ struct alignas(128) PipeWarpSmem {
   SplitScratch s;                     // L·A (fp32), its hi/lo halves, then R
 };
 
-// The warp's walk: round `sub` of work item `item`; items first, first + stride, … below
-// `items`, each walked round by round (rounds_per_item > 1 only for segments longer than a round).
+// The warp's walk: round `sub` of work item `item`, items grid-strided, each round by round.
 struct ItemRounds {
   std::int64_t item, sub, stride, items, rounds_per_item;
   __device__ bool done() const { return item >= items; }
@@ -141,8 +130,7 @@ __global__ void __launch_bounds__(kPipeWarps * kWarpSize, kPipeMinBlocks)
         }
         if (long_segments) carry += sm.s.f[kTileElems - 1];  // the segment's running sum, in fp32
       } else {
-        // R0 = A·U on the tensor cores; lanes 2i and 2i+1 hold row i's 16 results. The row
-        // offsets (the totals of the earlier rows of the segment) come from a segmented
+        // R0 = A·U; lanes 2i and 2i+1 hold row i. The row offsets come from a segmented
         // Hillis-Steele scan of the 16 row totals over the lane pairs: 4 shuffle steps.
         tc::FragA fa;
         tc::FragAcc acc;
@@ -207,7 +195,11 @@ cudaError_t launch_scan256_pipelined_shfl(const __half* in, OutT* out, std::int6
   return launch_pipelined<RowCarry::shuffles>(in, out, num_segments, segment_size, inclusive, stream);
 }
 
-TCU_SCAN_INSTANTIATE_LAUNCHER(launch_scan256_pipelined);
-TCU_SCAN_INSTANTIATE_LAUNCHER(launch_scan256_pipelined_shfl);
+template cudaError_t launch_scan256_pipelined(const __half*, __half*, std::int64_t, std::int64_t, bool, cudaStream_t);
+template cudaError_t launch_scan256_pipelined(const __half*, float*, std::int64_t, std::int64_t, bool, cudaStream_t);
+template cudaError_t launch_scan256_pipelined_shfl(const __half*, __half*, std::int64_t, std::int64_t, bool,
+                                                   cudaStream_t);
+template cudaError_t launch_scan256_pipelined_shfl(const __half*, float*, std::int64_t, std::int64_t, bool,
+                                                   cudaStream_t);
 
 }  // namespace tcu::detail::scan

@@ -1,35 +1,41 @@
 // Scan of segments of any size (ours; docs/algorithms.md, "Segments of any size"): the walk of
-// scan256_pipelined (aligned 256-element tiles of the ARRAY, rounds of 8 tiles with the next
-// round's loads in flight, 16-byte loads and stores) for segment sizes that are not powers of
-// two, so segment boundaries fall anywhere in a tile row. Per round
-// (common/tensor_core/segmented_row_scan.cuh, shared with chapter 03's reduction_any_size):
-//
+// scan256_pipelined (aligned tiles of the ARRAY, rounds of 8 tiles with the next round's loads
+// in flight) for sizes that are not powers of two, so segment starts fall anywhere in a row.
+// Per round (common/tensor_core/segmented_row_scan.cuh, shared with chapter 03):
 //   1. cut every row at its segment start: A_k = A_pre,k + A_post,k        (tc::cut_round)
 //   2. V = Σ_k E_k·A_pre,kᵀ + E_(8+k)·A_post,kᵀ: the row totals P and Q    (tc::round_row_totals)
 //   3. carry_in of all 128 rows: a segmented scan of their totals after
 //      the fp32 carry of the previous round                                (tc::round_row_carries)
-//   4. per tile: R_pre = A_pre·U, R_post = A_post·U (2 MMAs), and
-//        element c of row r = carry_in(r) + R_pre[r][c]   left of the row's start b
-//                           = R_post[r][c]                from b on
-//
-// Exclusive results are the inclusive ones shifted by one element (one shuffle; 0 at a start).
-// Work items: each warp takes an even share of WHOLE segments (no segment split between warps,
-// no second pass) and walks the aligned tiles that cover them; what lies outside its share is
-// neither loaded (whole pieces) nor written. Segments of 17 elements and more.
+//   4. per tile: R_pre = A_pre·U, R_post = A_post·U (2 MMAs), and element c of row r =
+//      carry_in(r) + R_pre[r][c] left of the row's start b, R_post[r][c] from b on.
+// Exclusive results: the inclusive ones shifted by one (one shuffle; 0 at a start). Work items:
+// each warp takes an even share of whole segments and walks the aligned tiles that cover them;
+// what lies outside its share is neither loaded (whole lane loads) nor written. Sizes >= 17.
 #include <algorithm>
 
-#include "04_tcu_scan/kernels/launchers.hpp"
-#include "04_tcu_scan/kernels/scan_tiles.cuh"
+#include "common/int_math.hpp"
+#include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/staging.cuh"
 #include "common/tensor_core/segmented_row_scan.cuh"
 
 namespace tcu::detail::scan {
+
+// Segments of 1 … 16 go to Scan16 (01_scan16.cu).
+template <class OutT>
+cudaError_t launch_scan16(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
+                          bool inclusive, cudaStream_t stream);
+
 namespace {
 
-constexpr int kRoundTiles = tc::kRowScanTiles;      // 8 tiles per round and warp
-constexpr int kAnyWarps = kAnySizeWarps;            // warps per block (launchers.hpp)
-constexpr int kAnyMinBlocks = kAnySizeBlocksPerSm;  // 4 × 4 warps per SM (shared memory: 44 KB a block)
-constexpr std::int64_t kMinShare = 4096;            // elements: fewer warps than that many per warp
+namespace wmma = nvcuda::wmma;
+using tc::kTile;
+using tc::kTileElems;
+using tc::kWarpSize;
+
+constexpr int kRoundTiles = tc::kRowScanTiles;  // 8 tiles per round and warp
+constexpr int kAnyWarps = 4;                    // warps per block
+constexpr int kAnyMinBlocks = 4;                // 4 × 4 warps per SM (shared memory: 44 KB a block)
+constexpr std::int64_t kMinShare = 4096;        // elements: fewer warps than that many per warp
 
 struct alignas(128) AnyWarpSmem {
   __half post[kRoundTiles][kTileElems];  // the staged round (A_post after the cut)
@@ -161,6 +167,7 @@ cudaError_t launch_scan_any_size(const __half* in, OutT* out, std::int64_t num_s
   return cudaGetLastError();
 }
 
-TCU_SCAN_INSTANTIATE_LAUNCHER(launch_scan_any_size);
+template cudaError_t launch_scan_any_size(const __half*, __half*, std::int64_t, std::int64_t, bool, cudaStream_t);
+template cudaError_t launch_scan_any_size(const __half*, float*, std::int64_t, std::int64_t, bool, cudaStream_t);
 
 }  // namespace tcu::detail::scan

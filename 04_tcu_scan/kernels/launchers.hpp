@@ -1,7 +1,8 @@
 #pragma once
 // The chapter's launchers, one per algorithm, each defined next to its kernel in
-// kernels/NN_<algorithm>.cu (lesson order), and which segment sizes each algorithm takes (the
-// API's dispatch table in tcu_scan.cu pairs them). Chapter-internal: host code, no device code.
+// kernels/NN_<algorithm>.cu (lesson order) and explicitly instantiated there, and which segment
+// sizes each algorithm takes: what the API's dispatch table in tcu_scan.cu pairs. Only
+// tcu_scan.cu includes it (host code, no device code).
 //
 //   cudaError_t launch_xxx<OutT>(d_in, d_out, num_segments, segment_size, inclusive, stream)
 //
@@ -14,21 +15,9 @@
 #include <cstdint>
 
 #include "common/int_math.hpp"
-#include "common/tensor_core/constant_matrices.hpp"
-#include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/tile_geometry.hpp"
 
 namespace tcu::detail::scan {
-
-// ---- launch shapes ---------------------------------------------------------------------------
-// The two warp-level kernels (Scan256N, Scan16N): blocks of 8 independent warps, each with its
-// own slice of shared memory, grid-striding over warp-sized work items.
-inline constexpr int kWarpKernelWarps = 8;
-inline constexpr int kWarpKernelThreads = kWarpKernelWarps * tc::kWarpSize;
-// Blocks for `warp_items` warp-sized work items: one resident wave at most.
-inline int warp_grid_size(const void* kernel, std::int64_t warp_items) {
-  return tc::resident_grid_size(kernel, kWarpKernelThreads, ceil_div(warp_items, kWarpKernelWarps));
-}
 
 // ---- which segment sizes each algorithm takes ------------------------------------------------
 constexpr bool any_segment_size(std::int64_t s) { return s >= 1; }
@@ -40,10 +29,8 @@ constexpr bool scan256_pipelined_supports(std::int64_t s) { return s >= tc::kTil
 // Segments of any size: 17 … 2^30 cut at their starts inside aligned tiles (segment offsets are
 // 32-bit); 1 … 16 are passed to Scan16 (a segment per row).
 inline constexpr std::int64_t kAnySizeMax = std::int64_t{1} << 30;
-// Its launch shape: blocks of 4 warps, 4 blocks per SM; one warp per share of whole segments,
-// so long segments fill the GPU (SMs × 16 resident warps) only when there are thousands of them.
-inline constexpr int kAnySizeWarps = 4;
-inline constexpr int kAnySizeBlocksPerSm = 4;
+// One warp per share of whole segments (08_scan_any_size.cu), so long segments fill the GPU
+// (SMs × 16 resident warps) only when there are thousands of them.
 inline constexpr std::int64_t kAnySizeFewSegments = 4096;
 constexpr bool scan_any_size_supports(std::int64_t s) { return s >= 1 && s <= kAnySizeMax; }
 
@@ -67,10 +54,5 @@ TCU_SCAN_LAUNCHER(launch_scan256_pipelined_shfl);  // 07_scan256_pipelined.cu (s
 TCU_SCAN_LAUNCHER(launch_scan_any_size);           // 08_scan_any_size.cu
 
 #undef TCU_SCAN_LAUNCHER
-
-// Each kernel file instantiates its launcher for both output types with this.
-#define TCU_SCAN_INSTANTIATE_LAUNCHER(name)                                                                      \
-  template cudaError_t name<__half>(const __half*, __half*, std::int64_t, std::int64_t, bool, cudaStream_t); \
-  template cudaError_t name<float>(const __half*, float*, std::int64_t, std::int64_t, bool, cudaStream_t)
 
 }  // namespace tcu::detail::scan

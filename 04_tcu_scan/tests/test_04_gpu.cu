@@ -297,7 +297,7 @@ TEST_CASE("large counts: every algorithm at 2^22 elements, and few huge segments
     }
 }
 
-// The shared split policy (common/tensor_core/split.hpp): an fp32 value becomes an fp16 hi + lo
+// The shared split policy (common/tensor_core/tile_geometry.hpp): an fp32 value becomes an fp16 hi + lo
 // operand only while |v| <= 2^15; above, the kernel finishes that product in fp32 on the CUDA
 // cores. Inputs of 1000 … 4000 (integers, exact in fp16) make L·A's column sums of up to 15
 // rows reach 60000, a 256-element tile total reach 10^6 and MatMulScan's partial sums likewise:

@@ -1,53 +1,55 @@
-// Lesson 2a — Dakkak et al.'s grid-level reduction, two kernels: a segment too long for one
-// block is cut into chunks, each block reduces a chunk with Alg. 4 (01_block_reduce.cu) into a
-// partial, and a second kernel sums each segment's partials. Chunks are whole block tiles and
-// there are about as many as the GPU holds blocks at once, so every block streams a long range
-// with its loads in flight. When the segments alone fill the GPU, one block per segment and no
-// second kernel (the block level). Deterministic: the chunks and the order of the final sums
-// depend on the sizes and the GPU only.
-#include <algorithm>
-
-#include "05_block_grid/kernels/block_tile.cuh"
-#include "05_block_grid/kernels/launch_block.cuh"
-#include "05_block_grid/kernels/launchers.hpp"
-#include "common/tensor_core/launch.hpp"
+// Lesson 2a — Dakkak et al.'s grid-level reduction, two passes. A segment too long for one block
+// (one segment: one SM at work) is cut into chunks of whole block tiles (tc::plan_chunks), about
+// as many as the GPU holds blocks at once. First pass: lesson 1a's kernel with a chunk instead
+// of a segment as the work item, each block reducing its chunk with Alg. 4 into a partial.
+// Second pass: each segment's partials added in a fixed order (tc::sum_partials). When the
+// segments alone fill the GPU, the plan is one chunk per segment and there is no second pass.
+// Deterministic: the chunks and the order of the sums depend on the sizes and the GPU only.
+#include "common/tensor_core/block_reduce.cuh"
+#include "common/tensor_core/chunks.hpp"
 
 namespace tcu::detail::device {
 namespace {
 
-// One warp per segment: lane L adds partials L, L + 32, … in order, then a fixed shuffle tree.
-__global__ void __launch_bounds__(kBlockThreads)
-    sum_partials_kernel(const float* __restrict__ partials, float* __restrict__ out, std::int64_t num_segments,
-                        std::int64_t per_segment) {
-  const int lane = tc::lane_id();
-  const std::int64_t segment = static_cast<std::int64_t>(blockIdx.x) * kBlockWarps + tc::warp_in_block();
-  if (segment >= num_segments) return;
-  const float* p = partials + segment * per_segment;
-  float s = 0.0f;
-  for (std::int64_t j = lane; j < per_segment; j += tc::kWarpSize) s += p[j];
-#pragma unroll
-  for (int d = tc::kWarpSize / 2; d > 0; d /= 2) s += __shfl_xor_sync(tc::kFullMask, s, d);
-  if (lane == 0) out[segment] = s;
+__global__ void __launch_bounds__(tc::kBlockThreads, 4)
+    chunk_reduce_kernel(const __half* __restrict__ in, float* __restrict__ partials, std::int64_t num_segments,
+                        std::int64_t segment_size, tc::ChunkPlan plan) {
+  tc::BlockSmem& sm = tc::block_smem();
+  tc::write_block_constants(sm);
+  __syncthreads();
+  for (std::int64_t item = blockIdx.x; item < num_segments * plan.chunks_per_segment; item += gridDim.x) {
+    const tc::Chunk c = tc::chunk_of(item, segment_size, plan);    // chunk item % cps of segment item / cps
+    const float sum = tc::block_reduce_range(sm, in + c.first, c.len);  // Alg. 4 on the chunk
+    if (threadIdx.x == 0) partials[item] = sum;
+  }
 }
 
 }  // namespace
 
+// The first pass alone: out[i] = the sum of chunk i (also the tile totals of the three-kernel scan).
+cudaError_t launch_reduce_chunks(const __half* in, float* out, std::int64_t num_segments, std::int64_t segment_size,
+                                 std::int64_t chunks_per_segment, std::int64_t chunk_elems, cudaStream_t stream) {
+  if (cudaError_t e = tc::allow_block_smem(chunk_reduce_kernel); e != cudaSuccess) return e;
+  const std::int64_t items = num_segments * chunks_per_segment;
+  const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(chunk_reduce_kernel), tc::kBlockThreads,
+                                          items, tc::kBlockSmemBytes) * 8;  // several waves: chunks vary in length
+  const std::int64_t blocks = items < grid ? items : grid;
+  chunk_reduce_kernel<<<static_cast<unsigned>(blocks), tc::kBlockThreads, tc::kBlockSmemBytes, stream>>>(
+      in, out, num_segments, segment_size, tc::ChunkPlan{chunk_elems, chunks_per_segment});
+  return cudaGetLastError();
+}
+
 cudaError_t launch_grid_reduce_two_pass(const __half* in, float* out, std::int64_t num_segments,
                                         std::int64_t segment_size, cudaStream_t stream) {
-  const std::int64_t target = resident_reduce_blocks();
-  std::int64_t chunks = 1;
-  if (num_segments < target) chunks = std::min(ceil_div(target, num_segments), ceil_div(segment_size, kBlockTileElems));
-  if (chunks <= 1) return launch_block_reduce(in, out, num_segments, segment_size, stream);  // block level
-  const std::int64_t chunk_elems = round_up(ceil_div(segment_size, chunks), kBlockTileElems);
-  chunks = ceil_div(segment_size, chunk_elems);
-  tc::TempBuffer<float> partials;
-  if (cudaError_t e = partials.allocate(num_segments * chunks, stream); e != cudaSuccess) return e;
-  if (cudaError_t e = launch_reduce_chunks(in, partials.get(), num_segments, segment_size, chunks, chunk_elems, stream);
-      e != cudaSuccess)
-    return e;
-  sum_partials_kernel<<<static_cast<unsigned>(ceil_div(num_segments, kBlockWarps)), kBlockThreads, 0, stream>>>(
-      partials.get(), out, num_segments, chunks);
-  return cudaGetLastError();
+  if (cudaError_t e = tc::allow_block_smem(chunk_reduce_kernel); e != cudaSuccess) return e;
+  static const int resident = tc::resident_grid_size(reinterpret_cast<const void*>(chunk_reduce_kernel),
+                                                     tc::kBlockThreads, std::int64_t(1) << 40, tc::kBlockSmemBytes);
+  // About as many chunks as blocks fit on the GPU at once, each at least a block tile.
+  const tc::ChunkPlan plan =
+      tc::plan_chunks(num_segments, segment_size, tc::kBlockTileElems, resident, tc::kBlockTileElems);
+  return tc::run_chunks(out, num_segments, plan, stream, [&](float* partials, const tc::ChunkPlan& p) {
+    return launch_reduce_chunks(in, partials, num_segments, segment_size, p.chunks_per_segment, p.chunk, stream);
+  });
 }
 
 }  // namespace tcu::detail::device

@@ -3,23 +3,21 @@
 // atomic counter) the block that draws the last ticket knows every partial is written, reads
 // them (acquire: a fence after the ticket) and sums them in block order. The order of that final
 // sum never depends on which block finished last, so the result is the same bits every run.
-#include "05_block_grid/kernels/block_tile.cuh"
-#include "05_block_grid/kernels/launch_block.cuh"
-#include "05_block_grid/kernels/launchers.hpp"
+#include "common/tensor_core/block_reduce.cuh"
 #include "common/tensor_core/launch.hpp"
 
 namespace tcu::detail::device {
 namespace {
 
-__global__ void __launch_bounds__(kBlockThreads, 4)
+__global__ void __launch_bounds__(tc::kBlockThreads, 4)
     reduce_single_pass_kernel(const __half* __restrict__ in, float* __restrict__ out, std::int64_t n,
                               std::int64_t chunk_elems, float* partials, unsigned* finished) {
-  BlockSmem& sm = block_smem();
-  write_block_constants(sm);
+  tc::BlockSmem& sm = tc::block_smem();
+  tc::write_block_constants(sm);
   __syncthreads();
   const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * chunk_elems;
   const std::int64_t len = n - first < chunk_elems ? n - first : chunk_elems;
-  const float sum = block_reduce_range(sm, in + first, len > 0 ? len : 0);  // Alg. 4
+  const float sum = tc::block_reduce_range(sm, in + first, len > 0 ? len : 0);  // Alg. 4
   __shared__ bool last;
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = sum;
@@ -39,7 +37,7 @@ __global__ void __launch_bounds__(kBlockThreads, 4)
   __syncthreads();
   if (threadIdx.x == 0) {
     float t = 0.0f;
-    for (int w = 0; w < kBlockWarps; ++w) t += sm.warp_total[w];
+    for (int w = 0; w < tc::kBlockWarps; ++w) t += sm.warp_total[w];
     *out = t;
   }
 }
@@ -49,22 +47,22 @@ __global__ void __launch_bounds__(kBlockThreads, 4)
 int resident_reduce_blocks() {
   static int blocks = 0;
   if (blocks == 0) {
-    allow_block_smem(reduce_single_pass_kernel);
-    blocks = tc::resident_grid_size(reinterpret_cast<const void*>(reduce_single_pass_kernel), kBlockThreads,
-                                    std::int64_t(1) << 40, kBlockSmemBytes);
+    tc::allow_block_smem(reduce_single_pass_kernel);
+    blocks = tc::resident_grid_size(reinterpret_cast<const void*>(reduce_single_pass_kernel), tc::kBlockThreads,
+                                    std::int64_t(1) << 40, tc::kBlockSmemBytes);
   }
   return blocks;
 }
 
 cudaError_t launch_grid_reduce_single_pass(const __half* in, float* out, std::int64_t n, cudaStream_t stream) {
-  if (cudaError_t e = allow_block_smem(reduce_single_pass_kernel); e != cudaSuccess) return e;
-  const std::int64_t chunk_elems = round_up(ceil_div(n, resident_reduce_blocks()), kBlockTileElems);
+  if (cudaError_t e = tc::allow_block_smem(reduce_single_pass_kernel); e != cudaSuccess) return e;
+  const std::int64_t chunk_elems = round_up(ceil_div(n, resident_reduce_blocks()), tc::kBlockTileElems);
   const std::int64_t blocks = ceil_div(n, chunk_elems);
   tc::TempBuffer<float> scratch;  // the partials, then the counter
   if (cudaError_t e = scratch.allocate(blocks + 1, stream); e != cudaSuccess) return e;
   unsigned* finished = reinterpret_cast<unsigned*>(scratch.get() + blocks);
   if (cudaError_t e = cudaMemsetAsync(finished, 0, sizeof(unsigned), stream); e != cudaSuccess) return e;
-  reduce_single_pass_kernel<<<static_cast<unsigned>(blocks), kBlockThreads, kBlockSmemBytes, stream>>>(
+  reduce_single_pass_kernel<<<static_cast<unsigned>(blocks), tc::kBlockThreads, tc::kBlockSmemBytes, stream>>>(
       in, out, n, chunk_elems, scratch.get(), finished);
   return cudaGetLastError();
 }

@@ -1,21 +1,14 @@
 #pragma once
-// The block level, scan (Dakkak et al. Alg. 7 with a carry-in callback), used by the grid
-// scans of chapter 05 (three kernels, look-back) on the block tiles of block_reduce.cuh:
-//
-//   scan_staged_block_tile   each warp's total (P·A), barrier, one warp scans the warp totals
-//                            (X·U', hi/lo split) and asks the caller for the block's carry-in
-//                            (a running sum, a scanned total, or the decoupled look-back),
-//                            barrier, every warp scans its tiles (A·U + row offsets by
-//                            shuffles) and writes them
-//
-// Segments (a scan that restarts every `segment_size` elements of the flat array) are handled
-// with *heads*: a unit (row, lane, tile, warp, block) that holds a segment start carries only
-// the sum after its last start, and the carry from before it stops there.
-#include "common/tensor_core/block_reduce.cuh"
+// The block level, scan: Dakkak et al. Alg. 7 on the block tiles of block.cuh, with the
+// carry into the block tile from the caller. Segments restart the scan every `size` elements;
+// a *head* (a row, lane, tile, warp or block tile that holds a segment start) passes on only
+// the sum after its last start, and a carry from before it stops there.
+#include <cstdint>
+
+#include "common/tensor_core/block.cuh"
+#include "common/tensor_core/staging.cuh"
 
 namespace tcu::tc {
-
-// ---- Segments -------------------------------------------------------------------------------
 
 // Where segments start in the flat array: every `size` elements (size = n: one segment).
 struct Segments {
@@ -28,26 +21,22 @@ struct Segments {
   }
 };
 
-// ---- Alg. 7: block scan ---------------------------------------------------------------------
-
-// The flagged sum a ⊕ b of a segmented scan: b's value alone when b holds a segment start.
+// A flagged sum: the value and whether its unit is a head.
 struct Flagged {
   float v;
   bool head;
 };
 
-// The warp's total of its round (the sum after its last segment start, when it holds one) on
-// the tensor cores: V = Σ P·A_k over the tiles from the one holding the last start (masked in
-// the scratch tile) to the end, then the 16 column sums of V's row 0.
+// What a scan writes: the prefix sums, or only each segment's last inclusive prefix at out[segment].
+enum class ScanOutput { inclusive, exclusive, segment_sums };
+
+// Alg. 7, step 1, by every warp: the total of its staged round, V = Σ P·A_k from the tile that
+// holds the round's last segment start (masked into ws.hi) on, then the 16 column sums.
 template <bool kSegmented>
-__device__ __forceinline__ Flagged warp_round_total(BlockSmem& sm, WarpSmem& ws, const FragA& pa,
-                                                    std::int64_t round_first, std::int64_t total,
-                                                    const Segments& seg, int lane) {
-  std::int64_t last = -1;
-  if constexpr (kSegmented) {
-    const std::int64_t len = total - round_first < kRoundElems ? total - round_first : kRoundElems;
-    last = seg.last_start_in(round_first, len);
-  }
+__device__ __forceinline__ Flagged warp_round_total(WarpSmem& ws, const FragA& pa, std::int64_t round_first,
+                                                    std::int64_t total, const Segments& seg, int lane) {
+  const std::int64_t len = total - round_first < kRoundElems ? total - round_first : kRoundElems;
+  const std::int64_t last = kSegmented ? seg.last_start_in(round_first, len) : -1;
   FragAcc v;
   wmma::fill_fragment(v, 0.0f);
   for (int k = 0; k < kRoundTiles; ++k) {
@@ -70,16 +59,15 @@ __device__ __forceinline__ Flagged warp_round_total(BlockSmem& sm, WarpSmem& ws,
   __syncwarp();
   const float t = row16_sum(ws.acc, lane);
   __syncwarp();
-  (void)sm;
   return Flagged{t, last >= 0};
 }
 
-// Alg. 7, middle step, by warp 0: the exclusive (flagged) scan of the kBlockWarps warp totals
-// as one MMA row: X's row 0 = the totals, B[j][w] = 1 when warp j's total belongs to warp w's
-// carry (j < w, no segment start in warps j+1 … w−1), carry = row 0 of X·B (X split hi + lo).
-// Totals above 2^15 do not split: the same sums in fp32. Returns the block's total (flagged).
+// Alg. 7, step 2, by warp 0: the exclusive flagged scan of the warp totals as one MMA row,
+// carry = row 0 of X·B, X's row 0 = the totals (split hi + lo), B[j][w] = 1 when warp j's total
+// reaches warp w's carry (j < w, no head in warps j+1 … w−1); fp32 where the totals do not split.
+// Writes warp_carry / warp_carry_head and returns the block tile's total.
 __device__ __forceinline__ Flagged warp_scan_warp_totals(BlockSmem& sm, WarpSmem& ws, int lane) {
-  int first_from[kBlockWarps];  // first warp whose total reaches warp w's carry
+  int first_from[kBlockWarps];  // the first warp whose total reaches warp w's carry
   int from = 0;
   bool any_head = false;
 #pragma unroll
@@ -119,25 +107,20 @@ __device__ __forceinline__ Flagged warp_scan_warp_totals(BlockSmem& sm, WarpSmem
   return block;
 }
 
-// What a scan writes: the prefix sums (inclusive or exclusive) or, for a segmented reduction,
-// only the last inclusive prefix of every segment (out[segment]).
-enum class ScanOutput { inclusive, exclusive, segment_sums };
-
-// One 256-element tile of a warp's round, scanned and written: A·U scans the 16 rows on the
-// tensor cores (when segment starts fall on row starts: unit = row of 2 lanes); otherwise each
-// lane scans its own 8 elements (unit = lane). Then a flagged scan of the unit totals over the
-// lanes gives each unit its offset, and `carry` (the sum before the tile, flagged) is added where
-// no segment start lies between the tile's first element and the element. Returns the carry out.
+// Alg. 7, step 3, for one tile of a warp's round: scanned and written. A·U scans the 16 rows
+// (unit = a row, 2 lanes) unless segment starts fall inside rows (unit = a lane, which scans its
+// own 8 elements); a flagged shuffle scan of the unit totals gives each unit its offset, and
+// `carry` (flagged) is added up to the first head. Returns the carry out of the tile.
 template <class OutT, ScanOutput kOut, bool kSegmented>
 __device__ __forceinline__ Flagged scan_tile(WarpSmem& ws, const __half* tile, const FragBRow& fu,
                                              std::int64_t t0, std::int64_t total, const Segments& seg,
                                              bool rows_aligned, Flagged carry, OutT* out, int lane) {
   const int e0 = lane * kPieceElems;
-  const std::int64_t first = t0 + e0;  // this lane's first element
+  const std::int64_t first = t0 + e0;  // the lane's first element
   float r[8];
   bool started[8];  // a segment start lies between the unit's first element and element j
   bool is_start[8];
-  int units_lanes;  // lanes per unit: 2 (rows) or 1 (lanes)
+  int units_lanes;  // lanes per unit
   if (!kSegmented || rows_aligned) {
     units_lanes = 2;
     FragA a;
@@ -159,7 +142,7 @@ __device__ __forceinline__ Flagged scan_tile(WarpSmem& ws, const __half* tile, c
     }
   } else {
     units_lanes = 1;
-    std::int64_t pos = first % seg.size;  // position inside the segment
+    std::int64_t pos = first % seg.size;  // the position inside the segment
     const __half* h = tile + e0;
     float s = 0.0f;
     bool st = false;
@@ -176,7 +159,7 @@ __device__ __forceinline__ Flagged scan_tile(WarpSmem& ws, const __half* tile, c
       if (++pos == seg.size) pos = 0;
     }
   }
-  // Flagged inclusive scan of the unit totals over the units (lanes 2u, 2u+1 share a row).
+  // The unit offsets: an inclusive flagged scan of the unit totals over the units, shifted.
   const int unit = lane / units_lanes, units = kWarpSize / units_lanes;
   float inc = units_lanes == 2 ? ws.acc[(lane / 2) * kTile + kTile - 1] : r[7];
   bool head = started[7];
@@ -197,10 +180,9 @@ __device__ __forceinline__ Flagged scan_tile(WarpSmem& ws, const __half* tile, c
   float v[8];
 #pragma unroll
   for (int j = 0; j < 8; ++j) v[j] = started[j] ? r[j] : ex_head ? r[j] + ex : (r[j] + ex) + carry.v;
-  // The carry out: the tile's last inclusive prefix (flagged with any start in the tile).
   const Flagged out_carry{__shfl_sync(kFullMask, v[7], kWarpSize - 1),
                           carry.head || static_cast<bool>(__any_sync(kFullMask, started[7] || ex_head))};
-  float before = __shfl_up_sync(kFullMask, v[7], 1);  // exclusive: the element before the lane's first
+  float before = __shfl_up_sync(kFullMask, v[7], 1);  // the element before the lane's first
   if (lane == 0) before = carry.v;
   if (first < total) {
     if constexpr (kOut == ScanOutput::inclusive) {
@@ -210,7 +192,7 @@ __device__ __forceinline__ Flagged scan_tile(WarpSmem& ws, const __half* tile, c
 #pragma unroll
       for (int j = 0; j < 8; ++j) x[j] = is_start[j] ? 0.0f : (j == 0 ? before : v[j - 1]);
       store8(out + first, x, total - first);
-    } else {  // segment sums: the last element of every segment
+    } else {
 #pragma unroll
       for (int j = 0; j < 8; ++j) {
         const std::int64_t e = first + j;
@@ -222,7 +204,8 @@ __device__ __forceinline__ Flagged scan_tile(WarpSmem& ws, const __half* tile, c
   return out_carry;
 }
 
-// A warp's round of block tile [tile_first, …): 8 loads of 16 bytes per lane, issued together.
+// The warp's round of the block tile at tile_first into registers (8 lane loads, all in flight),
+// then into shared memory.
 __device__ __forceinline__ void load_block_tile(const __half* in, std::int64_t total, std::int64_t tile_first,
                                                 bool in_aligned, Piece (&piece)[kRoundTiles]) {
   const int lane = lane_id();
@@ -238,36 +221,30 @@ __device__ __forceinline__ void stage_block_tile(BlockSmem& sm, const Piece (&pi
   __syncwarp();
 }
 
-// Alg. 7 for one staged block tile [tile_first, tile_first + kBlockTileElems) of the flat array
-// in[0 … total): warp totals (P·A), barrier, warp 0 scans the warp totals and asks
-// `block_carry(block_total, lane)` (warp 0, collective) for the carry into the tile, barrier,
-// every warp scans its 8 tiles with its carry and writes them. Ends with a barrier.
-// `before_tiles()` runs in every thread after the second barrier (the look-back's caller
-// issues the next tile's loads there).
-struct NoHook {
-  __device__ void operator()() const {}
-};
-template <class OutT, ScanOutput kOut, bool kSegmented, class BlockCarry, class Hook = NoHook>
+// Alg. 7 for the staged block tile [tile_first, tile_first + kBlockTileElems) of in[0 … total):
+// step 1, barrier, step 2 and `block_carry(block_total, lane)` (warp 0, collective: the carry
+// into the block tile), barrier, `before_tiles()` (every thread), step 3 in every warp, barrier.
+template <class OutT, ScanOutput kOut, bool kSegmented, class BlockCarry, class Hook>
 __device__ __forceinline__ void scan_staged_block_tile(BlockSmem& sm, OutT* out, std::int64_t tile_first,
                                                        std::int64_t total, const Segments& seg,
-                                                       BlockCarry&& block_carry, Hook&& before_tiles = Hook{}) {
+                                                       BlockCarry&& block_carry, Hook&& before_tiles) {
   const int lane = lane_id(), warp = warp_in_block();
   WarpSmem& ws = sm.warp[warp];
   const std::int64_t round_first = tile_first + static_cast<std::int64_t>(warp) * kRoundElems;
   FragA pa;
   wmma::load_matrix_sync(pa, sm.p, kTile);
-  const Flagged wt = warp_round_total<kSegmented>(sm, ws, pa, round_first, total, seg, lane);
+  const Flagged wt = warp_round_total<kSegmented>(ws, pa, round_first, total, seg, lane);
   if (lane == 0) {
     sm.warp_total[warp] = wt.v;
     sm.warp_head[warp] = wt.head;
   }
-  __syncthreads();  // Alg. 7: every warp total is in shared memory
+  __syncthreads();
   if (warp == 0) {
     const Flagged bt = warp_scan_warp_totals(sm, ws, lane);
     const float c = block_carry(bt, lane);
     if (lane == 0) sm.block_carry = c;
   }
-  __syncthreads();  // the carries are in shared memory
+  __syncthreads();
   before_tiles();
   Flagged carry{sm.warp_carry_head[warp] ? sm.warp_carry[warp] : sm.block_carry + sm.warp_carry[warp],
                 static_cast<bool>(sm.warp_carry_head[warp])};
@@ -279,20 +256,7 @@ __device__ __forceinline__ void scan_staged_block_tile(BlockSmem& sm, OutT* out,
     if (t0 >= total) break;
     carry = scan_tile<OutT, kOut, kSegmented>(ws, ws.round[k], fu, t0, total, seg, rows_aligned, carry, out, lane);
   }
-  __syncthreads();  // the block's shared memory is free again
-}
-
-// Load, stage and scan one block tile (no loads in flight across tiles).
-template <class OutT, ScanOutput kOut, bool kSegmented, class BlockCarry>
-__device__ __forceinline__ void scan_block_tile(BlockSmem& sm, const __half* in, OutT* out, std::int64_t tile_first,
-                                                std::int64_t total, const Segments& seg, bool in_aligned,
-                                                BlockCarry&& block_carry) {
-  {
-    Piece piece[kRoundTiles];
-    load_block_tile(in, total, tile_first, in_aligned, piece);
-    stage_block_tile(sm, piece);
-  }
-  scan_staged_block_tile<OutT, kOut, kSegmented>(sm, out, tile_first, total, seg, block_carry);
+  __syncthreads();  // the shared memory is free again
 }
 
 }  // namespace tcu::tc

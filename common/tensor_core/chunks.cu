@@ -11,7 +11,7 @@ constexpr int kPassThreads = 256;
 
 // One block per segment: each thread adds a strided share in order, then a fixed tree.
 __global__ void __launch_bounds__(kPassThreads)
-sum_partials_kernel(const float* __restrict__ partials, float* __restrict__ out, std::int64_t num_segments,
+sum_partials_block_kernel(const float* __restrict__ partials, float* __restrict__ out, std::int64_t num_segments,
                     std::int64_t chunks_per_segment) {
   __shared__ float warp_sums[kPassThreads / 32];
   for (std::int64_t seg = blockIdx.x; seg < num_segments; seg += gridDim.x) {
@@ -35,7 +35,7 @@ sum_partials_kernel(const float* __restrict__ partials, float* __restrict__ out,
 // Few partials per segment (segments split into at most kFewPartials chunks, as when there are
 // many long segments): a thread per segment adds them in chunk order. A block per segment
 // would leave all but a few of its threads idle and cost more time than the first pass saves.
-__global__ void sum_few_partials_kernel(const float* __restrict__ partials, float* __restrict__ out,
+__global__ void sum_partials_thread_kernel(const float* __restrict__ partials, float* __restrict__ out,
                                         std::int64_t num_segments, std::int64_t chunks_per_segment) {
   for (std::int64_t seg = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; seg < num_segments;
        seg += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
@@ -51,11 +51,11 @@ __global__ void sum_few_partials_kernel(const float* __restrict__ partials, floa
 cudaError_t sum_partials(const float* partials, float* out, std::int64_t num_segments,
                          std::int64_t chunks_per_segment, cudaStream_t stream) {
   if (chunks_per_segment <= kFewPartials) {
-    sum_few_partials_kernel<<<grid_for(ceil_div(num_segments, kPassThreads), 8), kPassThreads, 0, stream>>>(
+    sum_partials_thread_kernel<<<grid_for(ceil_div(num_segments, kPassThreads), 8), kPassThreads, 0, stream>>>(
         partials, out, num_segments, chunks_per_segment);
     return cudaGetLastError();
   }
-  sum_partials_kernel<<<grid_for(num_segments, 8), kPassThreads, 0, stream>>>(partials, out, num_segments,
+  sum_partials_block_kernel<<<grid_for(num_segments, 8), kPassThreads, 0, stream>>>(partials, out, num_segments,
                                                                                  chunks_per_segment);
   return cudaGetLastError();
 }

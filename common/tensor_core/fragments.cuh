@@ -13,7 +13,6 @@
 
 #include "common/tensor_core/constant_matrices.hpp"
 #include "common/tensor_core/tile_geometry.hpp"  // kWarpSize
-#include "common/tensor_core/split.hpp"
 
 namespace tcu::tc {
 
@@ -84,7 +83,7 @@ __device__ __forceinline__ const __half* e_window_row(const __half* window, int 
 }
 
 // --------------------------------------------------------------------------------------------
-// The hi/lo split (split.hpp) of fp32 values in shared memory, a warp at a time, all or
+// The hi/lo split (tile_geometry.hpp) of fp32 values in shared memory, a warp at a time, all or
 // nothing: when one value of the group does not split (|v| > 2^15, NaN, Inf) no lane writes
 // anything and every lane gets false, so the warp takes its fp32 path together.
 

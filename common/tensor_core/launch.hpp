@@ -1,6 +1,6 @@
 #pragma once
-// Launch sizes every chapter's host code shares: the SM count (cached per device) and grid
-// sizes for grid-stride kernels.
+// Launch sizes every chapter's host code shares (the SM count, grid sizes for grid-stride
+// kernels) and temporary device memory.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -21,16 +21,10 @@ int grid_for(std::int64_t work_blocks, int per_sm);
 int resident_grid_size(const void* kernel, int threads, std::int64_t work_blocks, std::size_t dynamic_smem = 0);
 
 // --------------------------------------------------------------------------------------------
-// Stream-ordered temporary device memory from a pool private to the library (one per device,
-// created on first use) that keeps its memory between calls. Why not cudaMallocAsync from the
-// default pool: that pool hands memory back to the driver at every synchronisation and maps it
-// again on the next call, which costs tens of microseconds — a quarter of a 2^28-element
-// reduction. Falls back to cudaMallocAsync where the driver has no pools.
-//
-//   tcu::tc::TempBuffer<float> partials;
-//   if (cudaError_t e = partials.allocate(count, stream); e != cudaSuccess) return e;
-//   kernel<<<…, stream>>>(…, partials.get());     // freed, stream-ordered, when it goes out of scope
-
+// Stream-ordered temporary device memory (e.g. a second pass's partials) from a pool private
+// to the library that keeps its memory between calls: the default pool of cudaMallocAsync
+// hands memory back at every synchronisation and maps it again on the next call, which costs
+// tens of microseconds. TempBuffer frees, stream-ordered, when it goes out of scope.
 cudaError_t temp_alloc(void** ptr, std::size_t bytes, cudaStream_t stream);
 cudaError_t temp_free(void* ptr, cudaStream_t stream);
 

@@ -35,6 +35,7 @@
 
 #include "common/tensor_core/fragments.cuh"
 #include "common/tensor_core/tile_geometry.hpp"
+#include "common/tensor_core/warp_shares.hpp"
 
 namespace tcu::tc {
 

@@ -1,17 +1,11 @@
 #pragma once
-// Moving fp16 tiles between global and shared memory from any pointer alignment, with 16-byte
-// accesses wherever the address allows them, zero-padded past a segment or the array's end.
-//
-// Why: wmma::load_matrix_sync needs a 32-byte aligned pointer and ldm a multiple of 8 halves;
-// a segment of 17 elements starting at d_in + 17 breaks both. A warp therefore stages tiles:
-// each lane loads a "piece" (8 consecutive halves, one 16-byte vector) into registers, stores
-// it into an aligned shared tile (ldm 16), and WMMA loads from there. Splitting "load" from
-// "store" lets a lane keep several 16-byte loads in flight before it waits for any (bytes in
-// flight keep HBM busy; staging.cuh builds on it).
-//
-// Lane L owns tile elements [8L, 8L + 8) (tile_geometry.hpp: piece_row / piece_col). Two layouts of a tile are staged:
-//   load_segment_rows   row r = 16 elements of segment first_segment + r (Reduction16/16N, Scan16)
-//   load_contiguous     the 256 consecutive elements p[first … first + 255] (256N kernels, rounds)
+// Staging: fp16 tiles from global into aligned shared memory, from any pointer alignment, with
+// 16-byte loads wherever the address allows them, zeros past a segment's or the array's end.
+// WMMA loads need a 32-byte aligned pointer and ldm a multiple of 8 halves; a segment of 17
+// elements at d_in + 17 breaks both. So each lane loads 8 consecutive halves (tc::Piece, a
+// "lane load") into registers, then stores them into an aligned shared tile (ldm 16); splitting
+// load from store keeps several 16-byte loads in flight per lane. Lane L owns tile elements
+// [8L, 8L + 8). Also: the round pipeline every streaming kernel uses, and 16-byte stores.
 #include <cuda_fp16.h>
 
 #include <cstdint>
@@ -123,20 +117,11 @@ __device__ __forceinline__ void store8(OutT* dst, const float (&v)[8], std::int6
 }
 
 // --------------------------------------------------------------------------------------------
-// The software pipeline of every streaming tensor-core kernel, written once (in the spirit of
-// chapter 02's run_k_pipeline): a warp walks its rounds, and the global loads of the NEXT round
-// are issued as soon as the current round sits in shared memory, so they are in flight while
-// this round's MMAs, shared-memory round trips and stores run.
-//
-//   load(round)   issue the round's global loads into registers the caller owns (no waiting)
-//   stage()       write those registers to the warp's shared memory
-//   work(round)   the algorithm on the staged round (reads shared memory only)
-//
+// The round pipeline: a warp walks its rounds; the global loads of the NEXT round are issued
+// as soon as the current round sits in shared memory, so they are in flight during its work.
 //   load(r0) │ stage │ load(r1) │ work(r0) │ stage │ load(r2) │ work(r1) │ …
-//                      └─ in flight ─────────┘
-//
-// The kernel body keeps only the algorithm: work() reads like the paper's pseudo-code.
-// A walk is any cursor with done() and advance(); StridedRounds is the usual grid-stride one.
+// load(walk) issues loads into registers, stage() stores them, work(walk) reads shared memory
+// only. A walk is any cursor with done() and advance().
 
 // Rounds first, first + stride, … below count (a warp's grid-stride share of `count` rounds).
 struct StridedRounds {

@@ -1,9 +1,11 @@
 #pragma once
-// Where the elements of a staged tile come from: the index maths of staging.cuh, on the host
-// and the device, so the host tests check exactly what the kernels compute.
+// Tile maths on the host and the device, so the host tests check exactly what the kernels
+// compute: where the elements of a staged tile come from (staging.cuh), and the hi/lo split.
 //
 // Lane L of a warp owns the "piece" of tile elements [8L, 8L + 8): row L/2, columns
 // 8·(L%2) … 8·(L%2)+7 of the row-major 16×16 tile.
+#include <cuda_fp16.h>
+
 #include <cstdint>
 
 #include "common/int_math.hpp"
@@ -45,25 +47,34 @@ TCU_HOST_DEVICE constexpr PieceSource contiguous_source(std::int64_t len, std::i
   return PieceSource{at, len - at};
 }
 
-// Whole segments split evenly over `warps` warps (the any-size kernels): warp w takes segments
-// [first_segment, end_segment) = [num_segments·w / warps, num_segments·(w+1) / warps), i.e. the
-// elements [first, end) — empty (first == end) when there are fewer segments than warps.
-struct WarpShare {
-  std::int64_t first_segment, end_segment;
-  std::int64_t first, end;
+// ---- the hi/lo split ---------------------------------------------------------------------------
+// fp32 → fp16 hi + lo: how an fp32 accumulator becomes an fp16 MMA operand without losing the 13
+// bits fp16 lacks (docs/algorithms.md, "The hi/lo split"), one policy on the host (models,
+// tests) and the device (fragments.cuh's warp_split_rows, mma_split_operand):
+//   v = hi + lo + e   with hi = fp16_rn(v), lo = fp16_rn(v − hi), |e| <= 2^-22·|v| + 2^-25
+//                     (lo may be an fp16 subnormal when |v| < 2^-3: hence the absolute term)
+//   X·C = hi·C + lo·C  two MMAs into an fp32 accumulator instead of one.
+// A value splits only when |v| <= kSplitLimit = 2^15 (well inside fp16's range: hi cannot round
+// to infinity, the test is one exact comparison). Above it, and for NaN/Inf, the split refuses
+// and the caller does that step in fp32 on the CUDA cores instead.
+
+inline constexpr float kSplitLimit = 32768.0f;  // 2^15
+
+// Does v split into hi + lo (|v| <= 2^15; false for NaN and ±Inf)?
+TCU_HOST_DEVICE inline bool splits(float v) { return v <= kSplitLimit && v >= -kSplitLimit; }
+
+struct HiLo {
+  __half hi, lo;
 };
-TCU_HOST_DEVICE constexpr WarpShare warp_segment_share(std::int64_t num_segments, std::int64_t segment_size,
-                                                       std::int64_t w, std::int64_t warps) {
-  const std::int64_t k0 = num_segments * w / warps, k1 = num_segments * (w + 1) / warps;
-  return WarpShare{k0, k1, k0 * segment_size, k1 * segment_size};
+// hi = fp16(v), lo = fp16(v − hi). Only meaningful where splits(v).
+TCU_HOST_DEVICE inline HiLo split_hi_lo(float v) {
+  const __half hi = __float2half_rn(v);
+  return HiLo{hi, __float2half_rn(v - __half2float(hi))};
 }
 
-// The piece of the tile-aligned walk at element p (lane's first element) restricted to a share:
-// its offset and valid count, zeros wherever the piece lies wholly outside [first, end) (a piece
-// that straddles `first` is loaded whole: the walk's row cuts mask what lies before it).
-TCU_HOST_DEVICE constexpr PieceSource share_piece_source(const WarpShare& share, std::int64_t p) {
-  if (p + kPieceElems <= share.first || p >= share.end) return PieceSource{0, 0};
-  return PieceSource{p, share.end - p};
+// The bound on |v − (hi + lo)| the tests and tolerance models use.
+TCU_HOST_DEVICE constexpr double split_error_bound(double abs_v) {
+  return abs_v * 0x1p-22 + 0x1p-25;
 }
 
 }  // namespace tcu::tc

@@ -12,8 +12,8 @@
 #include "common/int_math.hpp"
 #include "common/tensor_core/constant_matrices.hpp"
 #include "common/tensor_core/constant_matrices_host.hpp"
-#include "common/tensor_core/split.hpp"
 #include "common/tensor_core/tile_geometry.hpp"
+#include "common/tensor_core/warp_shares.hpp"
 #include <vector>
 
 namespace {

@@ -168,7 +168,6 @@ EXERCISES = {
     },
     "03.4": {
         "chapter": "03_tcu_reduction",
-        "needs": ["03.3"],
         "cases": [_reduce("reduction256n_efficient", *s) for s in
                   [(4096, 4096, "int"), (4097 * 33, 4097, "uniform"), (6000 * 7, 6000, "int", 3),
                    (2048 * 101, 2048, "normal", 1), (300 * 11, 300, "int"), (1, 1, "int"),
@@ -184,7 +183,6 @@ EXERCISES = {
     },
     "03.5": {
         "chapter": "03_tcu_reduction",
-        "needs": ["03.3"],
         "cases": [_reduce("reduction256n_block", *s) for s in
                   [(65536, 65536, "int"), (4097 * 33, 4097, "uniform"), (6000 * 7, 6000, "int", 3),
                    (100000 * 3, 100000, "normal", 1), (300 * 11, 300, "int"), (1, 1, "int")]]
@@ -272,7 +270,7 @@ EXERCISES = {
 SANITIZED_KERNELS = {
     "02.1": "gemm_tiled_fp32_kernel", "02.2": "gemm_wmma_naive_kernel", "02.3": "gemm_wmma_shmem_kernel",
     "03.2": "reduction16_kernel", "03.3": "reduction256_kernel", "03.4": "reduction256n_efficient_kernel",
-    "03.5": "reduction256n_block_kernel", "04.2": "Scan16", "04.3": "scan256n_kernel", "05.1": "scan_",
+    "03.5": "reduction256n_block_kernel", "04.2": "scan16_kernel", "04.3": "scan256n_kernel", "05.1": "scan_",
 }
 for _ex, _kernel in SANITIZED_KERNELS.items():
     for _c in EXERCISES[_ex]["cases"]:

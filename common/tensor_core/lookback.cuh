@@ -1,0 +1,104 @@
+#pragma once
+// The decoupled look-back (Merrill & Garland) between the block tiles of a single-pass scan:
+// one 64-bit status word per block tile, X (not ready) → A (aggregate) → P (inclusive prefix).
+// Flag and value share the word, so nothing else has to become visible with it: relaxed atomics.
+// The values are fixed point (integer counts of 2^-f), so the carry does not depend on the order
+// in which a look-back meets A and P: the same bits every run.
+#include <cuda/atomic>
+
+#include <cstdint>
+
+#include "common/tensor_core/fragments.cuh"
+
+namespace tcu::tc {
+
+enum TileState : unsigned { kStateX = 0, kStateA = 1, kStateP = 2 };
+struct StatusWord {
+  __device__ static unsigned long long pack(long long q, unsigned state) {
+    return (static_cast<unsigned long long>(q) << 2) | state;
+  }
+  __device__ static unsigned state(unsigned long long w) { return static_cast<unsigned>(w & 3u); }
+  __device__ static long long value(unsigned long long w) { return static_cast<long long>(w) >> 2; }
+};
+using StatusRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+
+__device__ __forceinline__ void publish(unsigned long long& word, long long q, TileState state) {
+  StatusRef(word).store(StatusWord::pack(q, state), cuda::memory_order_relaxed);
+}
+
+// fp32 ↔ fixed point with f fractional bits (scale = 2^f, exact in fp32).
+struct FixedPoint {
+  float scale, inv_scale;
+  __device__ long long to_fixed(float v) const { return __float2ll_rn(v * scale); }
+  __device__ float to_float(long long q) const { return __ll2float_rn(q) * inv_scale; }
+};
+// For prefixes of at most `segment_len` fp16 values (|x| < 2^16): log2(len) + 16 integer bits
+// of the word's 62 (2 spare), f <= 24 (every fp16 value is a multiple of 2^-24).
+inline FixedPoint fixed_point_for(std::int64_t segment_len) {
+  int lg = 0;
+  while ((std::int64_t(1) << lg) < segment_len && lg < 62) ++lg;
+  const int f = 60 - (lg + 16) > 24 ? 24 : 60 - (lg + 16);
+  float scale = 1.0f;
+  for (int i = 0; i < f; ++i) scale *= 2.0f;
+  for (int i = 0; i > f; --i) scale *= 0.5f;
+  return FixedPoint{scale, 1.0f / scale};
+}
+
+// One step of a warp's look-back: the words [end − kLookbackStepWords, end) in windows of 32,
+// newest first (window j = [end − 32(j+1), end − 32j)), all loads in flight together.
+inline constexpr int kLookbackWindows = 4;
+inline constexpr int kLookbackStepWords = kLookbackWindows * kWarpSize;
+struct LookbackStep {
+  unsigned long long w[kLookbackWindows];
+  int window_p, newest_p;  // the window and lane of the newest P (window_p = kLookbackWindows: none)
+
+  __device__ __forceinline__ LookbackStep(unsigned long long* status, long long end, int lane) {
+#pragma unroll
+    for (int j = 0; j < kLookbackWindows; ++j) {
+      const long long i = end - (j + 1) * kWarpSize + lane;
+      w[j] = i >= 0 ? StatusRef(status[i]).load(cuda::memory_order_relaxed) : StatusWord::pack(0, kStateP);
+    }
+  }
+  // Spins until no word newer than the newest P is X, re-reading the X words.
+  __device__ __forceinline__ void wait(unsigned long long* status, long long end, int lane) {
+    for (;;) {
+      window_p = kLookbackWindows;
+      newest_p = -1;
+      bool blocked = false;
+#pragma unroll
+      for (int j = 0; j < kLookbackWindows; ++j) {
+        const unsigned p = __ballot_sync(kFullMask, StatusWord::state(w[j]) == kStateP);
+        const unsigned x = __ballot_sync(kFullMask, StatusWord::state(w[j]) == kStateX);
+        if (window_p == kLookbackWindows) {
+          const int np = p ? 31 - __clz(p) : -1;
+          const unsigned newer = np < 0 ? kFullMask : (np == 31 ? 0u : kFullMask << (np + 1));
+          blocked = blocked || (x & newer) != 0;
+          if (p) {
+            window_p = j;
+            newest_p = np;
+          }
+        }
+      }
+      if (!blocked) return;
+      __nanosleep(32);
+#pragma unroll
+      for (int j = 0; j < kLookbackWindows; ++j) {
+        const long long i = end - (j + 1) * kWarpSize + lane;
+        if (StatusWord::state(w[j]) == kStateX) w[j] = StatusRef(status[i]).load(cuda::memory_order_relaxed);
+      }
+    }
+  }
+  // The sum of the values from the newest P on (all of them without a P), in every lane.
+  __device__ __forceinline__ long long sum(int lane) const {
+    long long q = 0;
+#pragma unroll
+    for (int j = 0; j < kLookbackWindows; ++j)
+      if (j < window_p || (j == window_p && lane >= newest_p)) q += StatusWord::value(w[j]);
+#pragma unroll
+    for (int d = kWarpSize / 2; d > 0; d /= 2) q += __shfl_xor_sync(kFullMask, q, d);
+    return q;
+  }
+  __device__ bool found_p() const { return window_p < kLookbackWindows; }
+};
+
+}  // namespace tcu::tc
