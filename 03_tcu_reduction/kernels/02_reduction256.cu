@@ -9,7 +9,7 @@
 // V is an accumulator (fp32) and must become an operand (fp16): it goes through shared memory
 // (WMMA has no cast between fragment kinds). Dakkak et al. round V to fp16 (2^-11 relative
 // error, +inf once a partial passes 65504); we split V = hi + lo and do two MMAs into an fp32
-// accumulator, R = hi·Pᵀ + lo·Pᵀ (tc::mma_split_operand; docs/algorithms.md, "The hi/lo split").
+// accumulator, R = hi·Pᵀ + lo·Pᵀ (tc::mma_split_row0: only row 0 of V is non-zero; docs/algorithms.md, "The hi/lo split").
 // Where a partial does not split (|V| > 2^15) the warp adds row 0 with fp32 shuffles instead.
 // Segments shorter than 256 are zero-padded by the staging.
 #include "common/tensor_core/launch.hpp"
@@ -41,6 +41,8 @@ reduction256_kernel(const __half* __restrict__ x, float* __restrict__ out, std::
   FragBRow pt;
   load_constant(p, ConstantMatrix::P, s.tile, lane);
   load_constant(pt, ConstantMatrix::Pt, s.tile, lane);
+  store_piece(s.hi, zero_piece(), lane);  // rows 1 … 15 of hi and lo stay zero (mma_split_row0)
+  store_piece(s.lo, zero_piece(), lane);
 
   const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * kWarpsPerBlock + warp_in_block()) * kLoads;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kWarpsPerBlock * kLoads;
@@ -63,9 +65,10 @@ reduction256_kernel(const __half* __restrict__ x, float* __restrict__ out, std::
       wmma::fill_fragment(v, 0.0f);
       wmma::mma_sync(v, p, a, v);  // V = P·A
       // BEGIN EXERCISE 03.3 Reduction256's last step, R = V·Pᵀ, with V split into fp16 hi + lo
-      // HINT: Store V row-major to s.v and __syncwarp(). tc::mma_split_operand(r, s.v, pt, s.hi,
-      // HINT: s.lo, lane) (common/tensor_core/fragments.cuh) splits it and adds hi·Pᵀ + lo·Pᵀ to
-      // HINT: a zeroed FragAcc r; store R to s.v and read R[0][0] = s.v[0] (__syncwarp() between).
+      // HINT: Store V row-major to s.v and __syncwarp(). tc::mma_split_row0(r, s.v, pt, s.hi, s.lo,
+      // HINT: lane) (common/tensor_core/fragments.cuh) splits V's row 0 (the only non-zero one) and
+      // HINT: adds hi·Pᵀ + lo·Pᵀ to a zeroed FragAcc r; store R to s.v and read R[0][0] = s.v[0]
+      // HINT: (__syncwarp() between).
       // HINT: When it returns false (|V| > 2^15 does not split), add row 0 with tc::row16_sum.
       // HINT: End with __syncwarp(): the next tile's V overwrites s.v.
       // SIZE: 12 to 15 lines
@@ -74,7 +77,7 @@ reduction256_kernel(const __half* __restrict__ x, float* __restrict__ out, std::
       FragAcc r;
       wmma::fill_fragment(r, 0.0f);
       float total;
-      if (mma_split_operand(r, s.v, pt, s.hi, s.lo, lane)) {  // R = hi·Pᵀ + lo·Pᵀ
+      if (mma_split_row0(r, s.v, pt, s.hi, s.lo, lane)) {  // R = hi·Pᵀ + lo·Pᵀ
         wmma::store_matrix_sync(s.v, r, kTile, wmma::mem_row_major);
         __syncwarp();
         total = s.v[0];  // R[0][0] = Σ_k V[0][k]

@@ -35,6 +35,8 @@ reduction256n_inefficient_kernel(const __half* __restrict__ x, float* __restrict
   FragBRow pt;
   load_constant(p, ConstantMatrix::P, s.tile, lane);
   load_constant(pt, ConstantMatrix::Pt, s.tile, lane);
+  store_piece(s.hi, zero_piece(), lane);  // rows 1 … 15 of hi and lo stay zero (mma_split_row0)
+  store_piece(s.lo, zero_piece(), lane);
 
   const std::int64_t items = num_segments * plan.chunks_per_segment;
   for (std::int64_t w = static_cast<std::int64_t>(blockIdx.x) * kWarpsPerBlock + warp_in_block(); w < items;
@@ -53,7 +55,7 @@ reduction256n_inefficient_kernel(const __half* __restrict__ x, float* __restrict
       __syncwarp();
       FragAcc ri;
       wmma::fill_fragment(ri, r);  // R_{i−1} is the C operand
-      if (mma_split_operand(ri, s.v, pt, s.hi, s.lo, lane)) {  // R_i = V_i·Pᵀ + R_{i−1}
+      if (mma_split_row0(ri, s.v, pt, s.hi, s.lo, lane)) {  // R_i = V_i·Pᵀ + R_{i−1}
         wmma::store_matrix_sync(s.v, ri, kTile, wmma::mem_row_major);
         __syncwarp();
         r = s.v[0];

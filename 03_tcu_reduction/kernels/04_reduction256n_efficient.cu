@@ -37,14 +37,21 @@ struct WarpScratch {
 template <int kTiles>
 struct ChunkRounds {
   static constexpr std::int64_t kRound = std::int64_t(kTiles) * kTileElems;
+  const __half* x;
   std::int64_t segment_size;
   ChunkPlan plan;
   std::int64_t items, stride;
   std::int64_t item;  // the work item
-  Chunk c;            // its chunk
+  const __half* p;    // its chunk: p[0 … len)
+  std::int64_t len;
   std::int64_t t;     // first element of the round within the chunk
   __device__ bool done() const { return item >= items; }
-  __device__ bool last_round() const { return t + kRound >= c.len; }
+  __device__ bool last_round() const { return t + kRound >= len; }
+  __device__ void start_chunk() {
+    const Chunk c = chunk_of(item, segment_size, plan);
+    p = x + c.first;
+    len = c.len;
+  }
   __device__ void advance() {
     if (!last_round()) {
       t += kRound;
@@ -52,7 +59,7 @@ struct ChunkRounds {
     }
     item += stride;
     t = 0;
-    if (item < items) c = chunk_of(item, segment_size, plan);
+    if (item < items) start_chunk();
   }
 };
 
@@ -73,12 +80,12 @@ reduction256n_efficient_kernel(const __half* __restrict__ x, float* __restrict__
   __syncwarp();
 
   using Rounds = ChunkRounds<kTiles>;
-  Rounds walk{segment_size, plan, num_segments * plan.chunks_per_segment,
+  Rounds walk{x, segment_size, plan, num_segments * plan.chunks_per_segment,
               static_cast<std::int64_t>(gridDim.x) * kWarpsPerBlock};
   walk.item = static_cast<std::int64_t>(blockIdx.x) * kWarpsPerBlock + w;
   walk.t = 0;
   if (walk.done()) return;  // no block-wide barrier follows
-  walk.c = chunk_of(walk.item, segment_size, plan);
+  walk.start_chunk();
 
   tc::Piece piece[kTiles];
   FragAcc v;
@@ -88,7 +95,7 @@ reduction256n_efficient_kernel(const __half* __restrict__ x, float* __restrict__
       [&](const Rounds& r) {  // kTiles coalesced 512-byte loads per warp
 #pragma unroll
         for (int k = 0; k < kTiles; ++k)
-          piece[k] = tc::load_contiguous<tc::Cache::read_only>(x + r.c.first, r.c.len,
+          piece[k] = tc::load_contiguous<tc::Cache::read_only>(r.p, r.len,
                                                                r.t + static_cast<std::int64_t>(k) * kTileElems, lane);
       },
       [&] {
@@ -98,28 +105,30 @@ reduction256n_efficient_kernel(const __half* __restrict__ x, float* __restrict__
       [&](const Rounds& r) {
         // BEGIN EXERCISE 03.4 Reduction256N, work-efficient: V_i = P·A_i + V_{i−1}, then one V_N·Pᵀ
         // HINT: The round's kTiles tiles sit row-major in tiles[w][k]; tile k holds elements
-        // HINT: r.t + 256k … of the chunk and exists while that is < r.c.len. Load each as a
+        // HINT: r.t + 256k … of the chunk and exists while that is < r.len. Load each as a
         // HINT: FragBRow and accumulate mma_sync(v, p, a, v) — no V·Pᵀ per tile. After the chunk's
         // HINT: last round (r.last_round()): __syncwarp() (the scratch overlays the tiles), then
-        // HINT: R = V_N·Pᵀ as in 02_reduction256.cu (store V to s.v, tc::mma_split_operand with
-        // HINT: pt, R[0][0]; tc::row16_sum when it does not split), lane 0 writes out[r.item],
-        // HINT: and V starts again from zero.
+        // HINT: R = V_N·Pᵀ as in 02_reduction256.cu (zero s.hi and s.lo again, store V to s.v,
+        // HINT: tc::mma_split_row0 with pt, R[0][0]; tc::row16_sum when it does not split),
+        // HINT: lane 0 writes out[r.item], and V starts again from zero.
         // SIZE: 20 to 25 lines
 #pragma unroll
         for (int k = 0; k < kTiles; ++k) {
-          if (r.t + static_cast<std::int64_t>(k) * kTileElems >= r.c.len) break;
+          if (r.t + static_cast<std::int64_t>(k) * kTileElems >= r.len) break;
           FragBRow a;
           wmma::load_matrix_sync(a, tiles[w][k], kTile);
           wmma::mma_sync(v, p, a, v);  // V_i = P·A_i + V_{i−1}
         }
         if (r.last_round()) {
           __syncwarp();  // every lane is done with the tiles the scratch overlays
+          store_piece(s.hi, zero_piece(), lane);  // the staged tiles overwrote rows 1 … 15 of hi
+          store_piece(s.lo, zero_piece(), lane);  // and lo, which mma_split_row0 needs zero
           wmma::store_matrix_sync(s.v, v, kTile, wmma::mem_row_major);
           __syncwarp();
           FragAcc rn;
           wmma::fill_fragment(rn, 0.0f);
           float total;
-          if (mma_split_operand(rn, s.v, pt, s.hi, s.lo, lane)) {  // R = V_N·Pᵀ
+          if (mma_split_row0(rn, s.v, pt, s.hi, s.lo, lane)) {  // R = V_N·Pᵀ
             wmma::store_matrix_sync(s.v, rn, kTile, wmma::mem_row_major);
             __syncwarp();
             total = s.v[0];

@@ -83,15 +83,10 @@ __device__ __forceinline__ const __half* e_window_row(const __half* window, int 
 }
 
 // --------------------------------------------------------------------------------------------
-// The hi/lo split (tile_geometry.hpp) of fp32 values in shared memory, a warp at a time, all or
-// nothing: when one value of the group does not split (|v| > 2^15, NaN, Inf) no lane writes
-// anything and every lane gets false, so the warp takes its fp32 path together.
-
-// The first kRows rows (kRows · 16 fp32 values, row-major, 8-byte aligned) of `src` as fp16
-// tiles `hi` and `lo` (rows kRows … 15 of hi and lo are left untouched). Lane L handles the
-// value pairs L, L + 32, L + 64, …: consecutive lanes touch consecutive 8-byte (float2) and
-// 4-byte (__half2) words, so neither the loads nor the stores conflict in shared memory.
-// Ends with __syncwarp() when it wrote.
+// The hi/lo split (tile_geometry.hpp) in shared memory, a warp at a time, all or nothing: if one
+// value does not split, nothing is written and every lane gets false (the warp's fp32 path).
+// warp_split_rows: the first kRows rows of `src` (fp32, row-major) into fp16 tiles `hi` and `lo`;
+// lane L takes the value pairs L, L + 32, …, so no access conflicts. Ends with __syncwarp().
 template <int kRows = kTile>
 __device__ __forceinline__ bool warp_split_rows(const float* src, __half* hi, __half* lo, int lane) {
   static_assert(kRows == 8 || kRows == 16, "8 or 16 rows: 2 or 4 value pairs per lane");
@@ -128,6 +123,28 @@ __device__ __forceinline__ bool mma_split_operand(FragAcc& acc, const float* x, 
   wmma::load_matrix_sync(a, lo, kTile);
   wmma::mma_sync(acc, a, c, acc);
   __syncwarp();  // hi/lo are free again
+  return true;
+}
+
+// The same for an X whose only non-zero row is row 0 (V of V·Pᵀ: P·A leaves rows 1 … 15 zero):
+// `row` holds X's row 0 (16 fp32 values); only those are split, into row 0 of `hi` and `lo`,
+// whose rows 1 … 15 the caller keeps zero. 16 values split instead of 256.
+template <class FragB>
+__device__ __forceinline__ bool mma_split_row0(FragAcc& acc, const float* row, const FragB& c, __half* hi, __half* lo,
+                                               int lane) {
+  const float v = lane < kTile ? row[lane] : 0.0f;
+  if (!__all_sync(kFullMask, splits(v))) return false;
+  if (lane < kTile) {
+    const HiLo h = split_hi_lo(v);
+    hi[lane] = h.hi;
+    lo[lane] = h.lo;
+  }
+  __syncwarp();
+  FragA a;
+  wmma::load_matrix_sync(a, hi, kTile);
+  wmma::mma_sync(acc, a, c, acc);
+  wmma::load_matrix_sync(a, lo, kTile);
+  wmma::mma_sync(acc, a, c, acc);
   return true;
 }
 

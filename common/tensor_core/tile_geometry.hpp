@@ -1,9 +1,7 @@
 #pragma once
-// Tile maths on the host and the device, so the host tests check exactly what the kernels
-// compute: where the elements of a staged tile come from (staging.cuh), and the hi/lo split.
-//
-// Lane L of a warp owns the "piece" of tile elements [8L, 8L + 8): row L/2, columns
-// 8·(L%2) … 8·(L%2)+7 of the row-major 16×16 tile.
+// Tile maths on the host and the device (the host tests check what the kernels compute): where
+// a staged tile's elements come from — lane L loads the "piece" [8L, 8L + 8), row L/2, columns
+// 8·(L%2) … 8·(L%2)+7 of the row-major 16×16 tile — and the hi/lo split.
 #include <cuda_fp16.h>
 
 #include <cstdint>
@@ -48,15 +46,10 @@ TCU_HOST_DEVICE constexpr PieceSource contiguous_source(std::int64_t len, std::i
 }
 
 // ---- the hi/lo split ---------------------------------------------------------------------------
-// fp32 → fp16 hi + lo: how an fp32 accumulator becomes an fp16 MMA operand without losing the 13
-// bits fp16 lacks (docs/algorithms.md, "The hi/lo split"), one policy on the host (models,
-// tests) and the device (fragments.cuh's warp_split_rows, mma_split_operand):
-//   v = hi + lo + e   with hi = fp16_rn(v), lo = fp16_rn(v − hi), |e| <= 2^-22·|v| + 2^-25
-//                     (lo may be an fp16 subnormal when |v| < 2^-3: hence the absolute term)
-//   X·C = hi·C + lo·C  two MMAs into an fp32 accumulator instead of one.
-// A value splits only when |v| <= kSplitLimit = 2^15 (well inside fp16's range: hi cannot round
-// to infinity, the test is one exact comparison). Above it, and for NaN/Inf, the split refuses
-// and the caller does that step in fp32 on the CUDA cores instead.
+// An fp32 accumulator as an fp16 MMA operand without losing the 13 bits fp16 lacks
+// (docs/algorithms.md, "The hi/lo split"): v = hi + lo + e, hi = fp16(v), lo = fp16(v − hi),
+// |e| <= 2^-22·|v| + 2^-25, and X·C = hi·C + lo·C. Only |v| <= 2^15 splits (hi cannot round to
+// infinity); above it, and for NaN/Inf, the caller does that step in fp32 on the CUDA cores.
 
 inline constexpr float kSplitLimit = 32768.0f;  // 2^15
 
