@@ -1,6 +1,6 @@
-// Dakkak et al. Alg. 4, block-level Reduction256N: a block per segment (past 2^18, per chunk of
-// whole block tiles, plus a second pass). Each warp's partial to shared memory; a barrier (the
-// erratum: the paper's code lacks it); warp 0 sums them, X·Pᵀ (block_reduce.cuh, as chapter 05).
+// Dakkak et al. Alg. 4, block-level Reduction256N, a block per segment (past 2^18 per chunk, plus
+// a second pass): warp partials to shared memory, a barrier (the paper's code lacks it: erratum),
+// warp 0 sums them with X·Pᵀ (block_reduce.cuh).
 #include "common/tensor_core/block_reduce.cuh"
 #include "common/tensor_core/chunks.hpp"
 #include "common/tensor_core/launch.hpp"
@@ -8,7 +8,7 @@
 namespace tcu::detail::reduce {
 using namespace tc;  // the shared tensor-core vocabulary: BlockSmem, warp_range_partial, …
 
-constexpr std::int64_t kBlockChunk = std::int64_t(1) << 18;  // elements per block chunk at most
+constexpr std::int64_t kBlockChunk = std::int64_t(1) << 18;  // past it: equal chunks of whole block tiles
 
 __global__ void __launch_bounds__(kBlockThreads)
 reduction256n_block_kernel(const __half* __restrict__ x, float* __restrict__ out, std::int64_t num_segments,
@@ -37,7 +37,6 @@ reduction256n_block_kernel(const __half* __restrict__ x, float* __restrict__ out
   }
 }
 
-// ceil(s / 2^18) equal chunks of whole block tiles (but for the last); a shorter segment is one.
 ChunkPlan split_for_blocks(std::int64_t segment_size) {
   if (segment_size <= kBlockChunk) return ChunkPlan{segment_size, 1};
   return plan_chunks(1, segment_size, kBlockTileElems, segment_size, kBlockChunk);

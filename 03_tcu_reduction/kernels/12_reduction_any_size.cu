@@ -1,12 +1,7 @@
 // Reduction of segments of any size (ours; docs/algorithms.md, "Segments of any size"): a warp
-// reads ALIGNED tiles, whatever the segment size, in rounds of 8 tiles (the next round's loads
-// in flight), over an even share of WHOLE segments (no second pass). Per round, with chapter
-// 04's scan_any_size sharing steps 1 and 3 (common/tensor_core/segmented_row_scan.cuh):
-//   1. every row cut at its segment start: A_k = A_pre,k + A_post,k          (tc::cut_round)
-//   2. V = Σ_k E_k·A_pre,kᵀ + E_(8+k)·A_post,kᵀ: V[k][r] = P (before the start), V[8 + k][r]
-//      = Q (from the start) of row r of tile k; 16 MMAs, one accumulator  (tc::round_row_totals)
-//   3. the 128 rows joined by a segmented scan of their totals after the previous round's fp32
-//      carry: a segment ending in row g sums to carry_in(g) + P_g        (tc::round_row_carries)
+// reads ALIGNED tiles in rounds of 8 (the next round's loads in flight) over an even share of
+// WHOLE segments, no second pass (1 … 16 elements: Reduction16, a segment a row). A round's steps
+// (rows cut at segment starts, two sums per row by 16 MMAs, a segmented scan): segmented_row_scan.cuh.
 #include <algorithm>
 
 #include "common/tensor_core/launch.hpp"
@@ -78,9 +73,8 @@ __global__ void __launch_bounds__(kWarps * 32, kMinBlocks)
 
 cudaError_t launch_reduction_any_size(const __half* d_in, float* d_out, std::int64_t num_segments,
                                       std::int64_t segment_size, cudaStream_t stream) {
-  // A row holds at most one segment start from 17 on; 1 … 16: a segment per row (Reduction16).
   if (segment_size <= kTile) return launch_reduction16(d_in, d_out, num_segments, segment_size, stream);
-  const std::int64_t want_warps = 
+  const std::int64_t want_warps =
       std::min(num_segments, std::max<std::int64_t>(1, num_segments * segment_size / kMinShare));
   const int grid = resident_grid_size(reinterpret_cast<const void*>(reduction_any_size_kernel), kWarps * 32,
                                       ceil_div(want_warps, std::int64_t{kWarps}));
