@@ -79,6 +79,7 @@ cudaError_t launch_reduction256n_inefficient(const __half* d_in, float* d_out, s
                       reduction256n_inefficient_kernel<kWarps>
                           <<<grid_for(ceil_div(num_segments * plan.chunks_per_segment, kWarps), 6), kWarps * 32, 0,
                              stream>>>(d_in, out, num_segments, segment_size, plan);
+                      return cudaGetLastError();
                     });
 }
 

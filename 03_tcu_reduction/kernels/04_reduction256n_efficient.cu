@@ -158,6 +158,7 @@ cudaError_t launch_reduction256n_efficient(const __half* d_in, float* d_out, std
                       const int grid = resident_grid_size(reinterpret_cast<const void*>(kernel), kWarps * 32,
                                                           ceil_div(num_segments * plan.chunks_per_segment, kWarps));
                       kernel<<<grid, kWarps * 32, 0, stream>>>(d_in, out, num_segments, segment_size, plan);
+                      return cudaGetLastError();
                     });
 }
 

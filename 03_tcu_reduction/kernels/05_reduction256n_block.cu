@@ -51,6 +51,7 @@ cudaError_t launch_reduction256n_block(const __half* d_in, float* d_out, std::in
                                         num_segments * plan.chunks_per_segment, kBlockSmemBytes);
     reduction256n_block_kernel<<<grid, kBlockThreads, kBlockSmemBytes, stream>>>(d_in, out, num_segments,
                                                                                  segment_size, plan);
+    return cudaGetLastError();
   };
   return run_chunks(d_out, num_segments, split_for_blocks(segment_size), stream, launch);
 }

@@ -110,15 +110,11 @@ reduction16_multisegment_kernel(const __half* __restrict__ x, float* __restrict_
           for (int o = lane; o < outs_per_round; o += 32)
             if (seg0 + o < num_segments) out[seg0 + o] = vbuf[o];
         } else if (tc::warp_split_rows<kTiles>(vbuf, hi, lo, lane)) {  // rows 0 … 7 of V
-          FragA a;
           FragBRow mfrag;  // loaded here, not kept: registers go to the next round's pieces
           FragAcc res;
           wmma::load_matrix_sync(mfrag, consts.m, kTile);
           wmma::fill_fragment(res, 0.0f);
-          wmma::load_matrix_sync(a, hi, kTile);
-          wmma::mma_sync(res, a, mfrag, res);  // (2) R  = hi·M
-          wmma::load_matrix_sync(a, lo, kTile);
-          wmma::mma_sync(res, a, mfrag, res);  //     R += lo·M
+          mma_hi_lo(res, hi, lo, mfrag);  // (2) R = hi·M + lo·M
           wmma::store_matrix_sync(vbuf, res, kTile, wmma::mem_row_major);
           __syncwarp();
           for (int o = lane; o < outs_per_round; o += 32)

@@ -2,7 +2,6 @@
 // A row-major (row = segment), R = A·U. Runs in the block frame (block_frame.cuh): shorter
 // segments are padded with zeros in shared memory. No fp32 operand, so no hi/lo split.
 #include "04_tcu_scan/kernels/block_frame.cuh"
-#include "common/tensor_core/launch.hpp"
 
 namespace tcu::detail::scan {
 namespace {
@@ -61,12 +60,7 @@ template <class OutT>
 cudaError_t launch_scan16(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
                           bool inclusive, cudaStream_t stream) {
   const FrameLayout fl = make_frame_layout(num_segments, segment_size, kTile);
-  auto* k = inclusive ? scan16_kernel<OutT, true> : scan16_kernel<OutT, false>;
-  // One resident wave (a partial second wave of persistent blocks would cost up to half a wave
-  // of time), fewer blocks when there is less work; each block grid-strides over the items.
-  const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(k), kBlockThreads, fl.items);
-  k<<<grid, kBlockThreads, 0, stream>>>(in, out, fl);
-  return cudaGetLastError();
+  return launch_frame<OutT>(scan16_kernel<OutT, true>, scan16_kernel<OutT, false>, inclusive, in, out, fl, stream);
 }
 
 template cudaError_t launch_scan16(const __half*, __half*, std::int64_t, std::int64_t, bool, cudaStream_t);

@@ -4,7 +4,6 @@
 // the same segment), so one tile scans 8, 4, 2 or 1 segments. L·A is split into hi + lo
 // (scan_tiles.cuh); above 2^15 its row sums are added in fp32 instead.
 #include "04_tcu_scan/kernels/block_frame.cuh"
-#include "common/tensor_core/launch.hpp"
 
 namespace tcu::detail::scan {
 namespace {
@@ -44,10 +43,7 @@ template <class OutT>
 cudaError_t launch_scan256(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
                            bool inclusive, cudaStream_t stream) {
   const FrameLayout fl = make_frame_layout(num_segments, segment_size, next_pow2_at_least(segment_size, 2 * kTile));
-  auto* k = inclusive ? scan256_kernel<OutT, true> : scan256_kernel<OutT, false>;
-  const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(k), kBlockThreads, fl.items);  // one wave
-  k<<<grid, kBlockThreads, 0, stream>>>(in, out, fl);
-  return cudaGetLastError();
+  return launch_frame<OutT>(scan256_kernel<OutT, true>, scan256_kernel<OutT, false>, inclusive, in, out, fl, stream);
 }
 
 template cudaError_t launch_scan256(const __half*, __half*, std::int64_t, std::int64_t, bool, cudaStream_t);

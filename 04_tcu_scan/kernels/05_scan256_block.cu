@@ -6,7 +6,6 @@
 // are Scan256 with a masked L (no tile totals). The tile totals are split into hi + lo like L·A
 // (scan_tiles.cuh); a total above 2^15 has its prefixes summed in fp32 on the CUDA cores.
 #include "04_tcu_scan/kernels/block_frame.cuh"
-#include "common/tensor_core/launch.hpp"
 
 namespace tcu::detail::scan {
 namespace {
@@ -73,10 +72,7 @@ cudaError_t launch_scan256_block(const __half* in, OutT* out, std::int64_t num_s
   const int stride = segment_size <= kTileElems ? next_pow2_at_least(segment_size, 2 * kTile)
                                                 : static_cast<int>(round_up(segment_size, kTileElems));
   const FrameLayout fl = make_frame_layout(num_segments, segment_size, stride);
-  auto* k = inclusive ? scan256_block_kernel<OutT, true> : scan256_block_kernel<OutT, false>;
-  const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(k), kBlockThreads, fl.items);  // one wave
-  k<<<grid, kBlockThreads, 0, stream>>>(in, out, fl);
-  return cudaGetLastError();
+  return launch_frame<OutT>(scan256_block_kernel<OutT, true>, scan256_block_kernel<OutT, false>, inclusive, in, out, fl, stream);
 }
 
 template cudaError_t launch_scan256_block(const __half*, __half*, std::int64_t, std::int64_t, bool, cudaStream_t);

@@ -9,7 +9,6 @@
 // tile with a carry. Levels after the first read fp32 partial sums, split into fp16 hi + lo (two
 // MMAs per tile); a tile with a partial sum above 2^15 is multiplied in fp32 instead.
 #include "04_tcu_scan/kernels/block_frame.cuh"
-#include "common/tensor_core/launch.hpp"
 
 namespace tcu::detail::scan {
 namespace {
@@ -115,10 +114,7 @@ cudaError_t launch_matmulscan(const __half* in, OutT* out, std::int64_t num_segm
                               bool inclusive, cudaStream_t stream) {
   const int n = segment_size <= kTile ? kTile : segment_size <= kTileElems ? kTileElems : kFrameElems;
   const FrameLayout fl = make_frame_layout(num_segments, segment_size, n);
-  auto* k = inclusive ? matmulscan_kernel<OutT, true> : matmulscan_kernel<OutT, false>;
-  const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(k), kBlockThreads, fl.items);  // one wave
-  k<<<grid, kBlockThreads, 0, stream>>>(in, out, fl);
-  return cudaGetLastError();
+  return launch_frame<OutT>(matmulscan_kernel<OutT, true>, matmulscan_kernel<OutT, false>, inclusive, in, out, fl, stream);
 }
 
 template cudaError_t launch_matmulscan(const __half*, __half*, std::int64_t, std::int64_t, bool, cudaStream_t);

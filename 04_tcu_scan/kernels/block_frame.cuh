@@ -10,6 +10,7 @@
 
 #include "04_tcu_scan/kernels/scan_tiles.cuh"  // SplitScratch
 #include "common/int_math.hpp"
+#include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/staging.cuh"
 
 namespace tcu::detail::scan {
@@ -263,6 +264,19 @@ __device__ inline bool advance(FrameWalk& w) {
   w.has_next = w.has_after;
   w.next_fast = w.after_fast;
   return true;
+}
+
+// Launches a frame kernel (the inclusive or the exclusive instance) on one resident wave of
+// blocks, fewer when there is less work: a partial second wave of persistent blocks would cost up
+// to half a wave of time. Each block grid-strides over the work items.
+template <class OutT>
+cudaError_t launch_frame(void (*inclusive_kernel)(const __half*, OutT*, FrameLayout),
+                         void (*exclusive_kernel)(const __half*, OutT*, FrameLayout), bool inclusive,
+                         const __half* in, OutT* out, const FrameLayout& fl, cudaStream_t stream) {
+  auto* k = inclusive ? inclusive_kernel : exclusive_kernel;
+  const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(k), kBlockThreads, fl.items);
+  k<<<grid, kBlockThreads, 0, stream>>>(in, out, fl);
+  return cudaGetLastError();
 }
 
 }  // namespace tcu::detail::scan

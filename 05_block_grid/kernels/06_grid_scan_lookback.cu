@@ -36,12 +36,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
           if (lane == 0) tc::publish(status[tile], own, tile == 0 ? tc::kStateP : tc::kStateA);  // X → A
           long long carry = 0;
           if (tile > 0) {
-            for (long long end = tile;; end -= tc::kLookbackStepWords) {  // the look-back, newest first
-              tc::LookbackStep step(status, end, lane);  // read 4 × 32 predecessors' words
-              step.wait(status, end, lane);              // while one newer than the newest P is X
-              carry += step.sum(lane);                   // their values from the newest P on
-              if (step.found_p()) break;
-            }
+            carry = tc::look_back(status, tile, lane);  // the predecessors' values back to the newest P
             if (lane == 0) tc::publish(status[tile], carry + own, tc::kStateP);  // A → P
           }
           const float c = fx.to_float(carry);
@@ -62,10 +57,7 @@ cudaError_t launch(const __half* in, OutT* out, std::int64_t n, cudaStream_t str
   if (cudaError_t e = tc::allow_block_smem(kernel); e != cudaSuccess) return e;
   const std::int64_t tiles = ceil_div(n, tc::kBlockTileElems);
   tc::TempBuffer<unsigned long long> state;
-  if (cudaError_t e = state.allocate(tiles + 1, stream); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaMemsetAsync(state.get(), 0, static_cast<std::size_t>(tiles + 1) * 8, stream);
-      e != cudaSuccess)
-    return e;
+  if (cudaError_t e = tc::lookback_state(state, tiles, stream); e != cudaSuccess) return e;
   const int grid =
       tc::resident_grid_size(reinterpret_cast<const void*>(kernel), tc::kBlockThreads, tiles, tc::kBlockSmemBytes);
   kernel<<<static_cast<unsigned>(grid), tc::kBlockThreads, tc::kBlockSmemBytes, stream>>>(in, out, n, state.get(),

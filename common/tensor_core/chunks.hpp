@@ -13,7 +13,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <type_traits>
 #include <cstdint>
 
 #include "common/int_math.hpp"
@@ -63,25 +62,16 @@ inline constexpr std::int64_t kFewPartials = 8;
 cudaError_t sum_partials(const float* partials, float* out, std::int64_t num_segments,
                          std::int64_t chunks_per_segment, cudaStream_t stream);
 
-// Runs `launch(out, plan)` (enqueues a kernel that writes one fp32 partial per chunk; returns
-// its launch error, or nothing) directly into d_out when a chunk is a whole segment, else into
-// temporary partials and the second pass.
-template <class Launch>
-cudaError_t launch_checked(Launch& launch, float* out, const ChunkPlan& plan) {
-  if constexpr (std::is_same_v<decltype(launch(out, plan)), cudaError_t>) {
-    if (cudaError_t e = launch(out, plan); e != cudaSuccess) return e;
-  } else {
-    launch(out, plan);
-  }
-  return cudaGetLastError();
-}
+// Runs `launch(out, plan)` (enqueues a kernel that writes one fp32 partial per chunk and returns
+// its launch error) directly into d_out when a chunk is a whole segment, else into temporary
+// partials and the second pass.
 template <class Launch>
 cudaError_t run_chunks(float* d_out, std::int64_t num_segments, const ChunkPlan& plan, cudaStream_t stream,
                        Launch&& launch) {
-  if (plan.chunks_per_segment == 1) return launch_checked(launch, d_out, plan);
+  if (plan.chunks_per_segment == 1) return launch(d_out, plan);
   TempBuffer<float> partials;
   if (cudaError_t e = partials.allocate(num_segments * plan.chunks_per_segment, stream); e != cudaSuccess) return e;
-  if (cudaError_t e = launch_checked(launch, partials.get(), plan); e != cudaSuccess) return e;
+  if (cudaError_t e = launch(partials.get(), plan); e != cudaSuccess) return e;
   return sum_partials(partials.get(), d_out, num_segments, plan.chunks_per_segment, stream);
 }
 

@@ -110,6 +110,16 @@ __device__ __forceinline__ bool warp_split_rows(const float* src, __half* hi, __
   return true;
 }
 
+// acc += hi·C + lo·C: the two MMAs of a split operand (hi, lo: fp16 tiles in shared memory).
+template <class FragB>
+__device__ __forceinline__ void mma_hi_lo(FragAcc& acc, const __half* hi, const __half* lo, const FragB& c) {
+  FragA a;
+  wmma::load_matrix_sync(a, hi, kTile);
+  wmma::mma_sync(acc, a, c, acc);
+  wmma::load_matrix_sync(a, lo, kTile);
+  wmma::mma_sync(acc, a, c, acc);
+}
+
 // acc += X·C where X is the fp32 tile `x` (row-major, in shared memory) and C an fp16 operand,
 // as hi·C + lo·C. `hi`/`lo` are this warp's 256-half scratch tiles. False (acc unchanged)
 // when X does not split: the caller adds X·C in fp32 instead.
@@ -117,11 +127,7 @@ template <class FragB>
 __device__ __forceinline__ bool mma_split_operand(FragAcc& acc, const float* x, const FragB& c, __half* hi, __half* lo,
                                                   int lane) {
   if (!warp_split_rows<kTile>(x, hi, lo, lane)) return false;
-  FragA a;
-  wmma::load_matrix_sync(a, hi, kTile);
-  wmma::mma_sync(acc, a, c, acc);
-  wmma::load_matrix_sync(a, lo, kTile);
-  wmma::mma_sync(acc, a, c, acc);
+  mma_hi_lo(acc, hi, lo, c);
   __syncwarp();  // hi/lo are free again
   return true;
 }
@@ -140,11 +146,7 @@ __device__ __forceinline__ bool mma_split_row0(FragAcc& acc, const float* row, c
     lo[lane] = h.lo;
   }
   __syncwarp();
-  FragA a;
-  wmma::load_matrix_sync(a, hi, kTile);
-  wmma::mma_sync(acc, a, c, acc);
-  wmma::load_matrix_sync(a, lo, kTile);
-  wmma::mma_sync(acc, a, c, acc);
+  mma_hi_lo(acc, hi, lo, c);
   return true;
 }
 

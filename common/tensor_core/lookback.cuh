@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "common/tensor_core/fragments.cuh"
+#include "common/tensor_core/launch.hpp"
 
 namespace tcu::tc {
 
@@ -100,5 +101,25 @@ struct LookbackStep {
   }
   __device__ bool found_p() const { return window_p < kLookbackWindows; }
 };
+
+// The look-back of block tile `tile` > 0 by one warp: its predecessors' values, newest first, a
+// step of kLookbackStepWords words at a time, summed up to and including the newest P (every
+// lane returns the sum).
+__device__ __forceinline__ long long look_back(unsigned long long* status, long long tile, int lane) {
+  long long carry = 0;
+  for (long long end = tile;; end -= kLookbackStepWords) {
+    LookbackStep step(status, end, lane);  // 4 × 32 words, loads in flight together
+    step.wait(status, end, lane);          // while one newer than the newest P is X
+    carry += step.sum(lane);               // their values from the newest P on
+    if (step.found_p()) return carry;
+  }
+}
+
+// The look-back's state for `tiles` block tiles, enqueued on `stream`: a ticket counter, then
+// one status word per block tile, all zero (X).
+inline cudaError_t lookback_state(TempBuffer<unsigned long long>& state, std::int64_t tiles, cudaStream_t stream) {
+  if (cudaError_t e = state.allocate(tiles + 1, stream); e != cudaSuccess) return e;
+  return cudaMemsetAsync(state.get(), 0, static_cast<std::size_t>(tiles + 1) * sizeof(unsigned long long), stream);
+}
 
 }  // namespace tcu::tc
