@@ -120,9 +120,8 @@ __device__ __forceinline__ void mma_hi_lo(FragAcc& acc, const __half* hi, const 
   wmma::mma_sync(acc, a, c, acc);
 }
 
-// acc += X·C where X is the fp32 tile `x` (row-major, in shared memory) and C an fp16 operand,
-// as hi·C + lo·C. `hi`/`lo` are this warp's 256-half scratch tiles. False (acc unchanged)
-// when X does not split: the caller adds X·C in fp32 instead.
+// acc += X·C, X the fp32 tile `x` (row-major, shared memory) split into the warp's scratch tiles
+// `hi`, `lo`; false, acc unchanged, when X does not split (the caller adds X·C in fp32).
 template <class FragB>
 __device__ __forceinline__ bool mma_split_operand(FragAcc& acc, const float* x, const FragB& c, __half* hi, __half* lo,
                                                   int lane) {
@@ -132,9 +131,8 @@ __device__ __forceinline__ bool mma_split_operand(FragAcc& acc, const float* x, 
   return true;
 }
 
-// The same for an X whose only non-zero row is row 0 (V of V·Pᵀ: P·A leaves rows 1 … 15 zero):
-// `row` holds X's row 0 (16 fp32 values); only those are split, into row 0 of `hi` and `lo`,
-// whose rows 1 … 15 the caller keeps zero. 16 values split instead of 256.
+// The same for an X whose only non-zero row is row 0, `row` (V of V·Pᵀ): 16 values split instead
+// of 256, into row 0 of `hi` and `lo`, whose rows 1 … 15 the caller keeps zero.
 template <class FragB>
 __device__ __forceinline__ bool mma_split_row0(FragAcc& acc, const float* row, const FragB& c, __half* hi, __half* lo,
                                                int lane) {
