@@ -12,18 +12,8 @@ __global__ void __launch_bounds__(kBlockThreads, kFrameMinBlocksPerSm)
   __shared__ FrameSmem sm;
   const int tid = threadIdx.x, warp = tid / kWarpSize;
   tc::write_constant_tile(sm.u, tc::ConstantMatrix::U, tid, kBlockThreads);
-  if (blockIdx.x >= fl.items) return;
-  FrameRegs regs_a, regs_b;  // the loads of the next two block tiles
-  FrameWalk walk = start_walk(in, fl, regs_a, regs_b, tid);
-  float carry = 0.0f;
-  // One block tile: `mine` holds its loads, then receives those of the block tile after next.
-  auto step = [&](FrameRegs& mine) -> bool {
-    __syncthreads();  // the previous block tile is written out (and U is built)
-    stage_current(walk, mine, in, fl, sm, tid);
-    prefetch_after_next(walk, mine, in, fl, tid);
-    if (tid < kFrameTiles) sm.tile_prefix[tid] = 0.0f;
-    __syncthreads();
-    const int tiles = static_cast<int>(ceil_div(walk.cur.segs * fl.seg_stride, kTileElems));  // staged tiles
+  walk_frame<OutT, kInclusive>(in, out, fl, sm, [&](const BlockTile& bt) {
+    const int tiles = static_cast<int>(ceil_div(bt.segs * fl.seg_stride, kTileElems));  // staged tiles
     for (int t = warp; t < tiles; t += kBlockWarps) {  // Scan16 on every tile
       const __half* a = sm.a + t * kTileElems;
       const __half* u = sm.u;
@@ -44,14 +34,7 @@ __global__ void __launch_bounds__(kBlockThreads, kFrameMinBlocksPerSm)
       // STUB: (void)a; (void)u; (void)r;
       // END EXERCISE
     }
-    __syncthreads();
-    write_block_tile<OutT, kInclusive>(out, walk.cur, fl, sm, carry, tid);
-    // The carry of a segment walked block tile by block tile (the same in every thread).
-    carry = walk.cur.index + 1 >= fl.block_tiles_per_segment ? 0.0f : frame_inclusive(sm, walk.cur.count - 1, carry);
-    return advance(walk);
-  };
-  while (step(regs_a) && step(regs_b)) {
-  }
+  });
 }
 
 }  // namespace

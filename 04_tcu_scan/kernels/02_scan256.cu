@@ -4,6 +4,7 @@
 // the same segment), so one tile scans 8, 4, 2 or 1 segments. L·A is split into hi + lo
 // (scan_tiles.cuh); above 2^15 its row sums are added in fp32 instead.
 #include "04_tcu_scan/kernels/block_frame.cuh"
+#include "04_tcu_scan/kernels/scan_tiles.cuh"
 
 namespace tcu::detail::scan {
 namespace {
@@ -15,26 +16,11 @@ __global__ void __launch_bounds__(kBlockThreads, kFrameMinBlocksPerSm)
   const int tid = threadIdx.x, warp = tid / kWarpSize, lane = tid % kWarpSize;
   tc::write_constant_tile(sm.u, tc::ConstantMatrix::U, tid, kBlockThreads);
   tc::write_constant_tile(sm.l, tc::ConstantMatrix::L, tid, kBlockThreads, fl.seg_stride / kTile);
-  if (blockIdx.x >= fl.items) return;
-  FrameRegs regs_a, regs_b;  // the loads of the next two block tiles
-  FrameWalk walk = start_walk(in, fl, regs_a, regs_b, tid);
-  float carry = 0.0f;
-  auto step = [&](FrameRegs& mine) -> bool {  // one block tile, as in 01_scan16.cu
-    __syncthreads();  // the previous block tile is written out (and U, L are built)
-    stage_current(walk, mine, in, fl, sm, tid);
-    prefetch_after_next(walk, mine, in, fl, tid);
-    if (tid < kFrameTiles) sm.tile_prefix[tid] = 0.0f;
-    __syncthreads();
-    const int tiles = static_cast<int>(ceil_div(walk.cur.segs * fl.seg_stride, kTileElems));  // staged tiles
+  walk_frame<OutT, kInclusive>(in, out, fl, sm, [&](const BlockTile& bt) {
+    const int tiles = static_cast<int>(ceil_div(bt.segs * fl.seg_stride, kTileElems));  // staged tiles
     for (int t = warp; t < tiles; t += kBlockWarps)  // Scan256 on every tile: R = A·U + (L·A)·1
       scan256_tile(sm.a + t * kTileElems, sm.u, sm.l, 0.0f, sm.r + t * kTileElems, sm.scratch[warp], lane);
-    __syncthreads();
-    write_block_tile<OutT, kInclusive>(out, walk.cur, fl, sm, carry, tid);
-    carry = walk.cur.index + 1 >= fl.block_tiles_per_segment ? 0.0f : frame_inclusive(sm, walk.cur.count - 1, carry);
-    return advance(walk);
-  };
-  while (step(regs_a) && step(regs_b)) {
-  }
+  });
 }
 
 }  // namespace

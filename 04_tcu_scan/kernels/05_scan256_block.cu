@@ -6,6 +6,7 @@
 // are Scan256 with a masked L (no tile totals). The tile totals are split into hi + lo like L·A
 // (scan_tiles.cuh); a total above 2^15 has its prefixes summed in fp32 on the CUDA cores.
 #include "04_tcu_scan/kernels/block_frame.cuh"
+#include "04_tcu_scan/kernels/scan_tiles.cuh"
 
 namespace tcu::detail::scan {
 namespace {
@@ -22,17 +23,8 @@ __global__ void __launch_bounds__(kBlockThreads, kFrameMinBlocksPerSm)
   const int m = fl.seg_stride / kTileElems > 0 ? fl.seg_stride / kTileElems : 1;
   for (int e = tid; e < kTileElems; e += kBlockThreads)
     sm.x[e] = tc::constant_half(tc::ConstantMatrix::L, e % kTile, e / kTile, m);
-  if (blockIdx.x >= fl.items) return;
-  FrameRegs regs_a, regs_b;  // the loads of the next two block tiles
-  FrameWalk walk = start_walk(in, fl, regs_a, regs_b, tid);
-  float carry = 0.0f;
-  auto step = [&](FrameRegs& mine) -> bool {  // one block tile, as in 01_scan16.cu
-    __syncthreads();  // the previous block tile is written out (and U, L, x are built)
-    stage_current(walk, mine, in, fl, sm, tid);
-    prefetch_after_next(walk, mine, in, fl, tid);
-    if (tid < kFrameTiles) sm.tile_prefix[tid] = 0.0f;
-    __syncthreads();
-    const int tiles = static_cast<int>(ceil_div(walk.cur.segs * fl.seg_stride, kTileElems));  // staged tiles
+  walk_frame<OutT, kInclusive>(in, out, fl, sm, [&](const BlockTile& bt) {
+    const int tiles = static_cast<int>(ceil_div(bt.segs * fl.seg_stride, kTileElems));  // staged tiles
     for (int t = warp; t < tiles; t += kBlockWarps)  // Alg. 7 line 1: every tile by Scan256
       scan256_tile(sm.a + t * kTileElems, sm.u, sm.l, 0.0f, sm.r + t * kTileElems, sm.scratch[warp], lane);
     if (fl.seg_stride / kTileElems > 1) {  // several tiles per segment
@@ -55,13 +47,7 @@ __global__ void __launch_bounds__(kBlockThreads, kFrameMinBlocksPerSm)
         }
       }
     }
-    __syncthreads();  // R and the tile prefixes are in shared memory
-    write_block_tile<OutT, kInclusive>(out, walk.cur, fl, sm, carry, tid);  // adds each tile's prefix
-    carry = walk.cur.index + 1 >= fl.block_tiles_per_segment ? 0.0f : frame_inclusive(sm, walk.cur.count - 1, carry);
-    return advance(walk);
-  };
-  while (step(regs_a) && step(regs_b)) {
-  }
+  });  // the write-out adds each tile's prefix
 }
 
 }  // namespace

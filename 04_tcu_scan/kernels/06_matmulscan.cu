@@ -65,19 +65,10 @@ __global__ void __launch_bounds__(kBlockThreads, kFrameMinBlocksPerSm)
     const int k = e / kTile, j = e % kTile;
     sm.x[e] = __float2half((k == j || tc::constant_entry_is_one(tc::ConstantMatrix::P, k, j)) ? 1.0f : 0.0f);
   }
-  if (blockIdx.x >= fl.items) return;
-  FrameRegs regs_a, regs_b;  // the loads of the next two block tiles
-  FrameWalk walk = start_walk(in, fl, regs_a, regs_b, tid);
-  float carry = 0.0f;
-  auto step = [&](FrameRegs& mine) -> bool {  // one block tile, as in 01_scan16.cu
-    __syncthreads();  // the previous block tile is written out (and U, B_sᵀ are built)
-    stage_current(walk, mine, in, fl, sm, tid);
-    prefetch_after_next(walk, mine, in, fl, tid);
-    if (tid < kFrameTiles) sm.tile_prefix[tid] = 0.0f;
-    __syncthreads();
+  walk_frame<OutT, kInclusive>(in, out, fl, sm, [&](const BlockTile& bt) {
     const int n = fl.seg_stride;  // 16, 256 or 4096 = 16^k
     // Up-sweep, t = 0: every group of 16 inputs scanned straight from fp16, R = A·U (as Scan16).
-    const int tiles = static_cast<int>(ceil_div(walk.cur.segs * n, kTileElems));  // staged tiles
+    const int tiles = static_cast<int>(ceil_div(bt.segs * n, kTileElems));  // staged tiles
     for (int t = warp; t < tiles; t += kBlockWarps) {
       tc::FragA fa;
       tc::FragBRow fu;
@@ -91,20 +82,14 @@ __global__ void __launch_bounds__(kBlockThreads, kFrameMinBlocksPerSm)
     int span = kTile;                  // 16^t
     for (; span < n; span *= kTile) {  // up-sweep, t = 1 … k−1: y = x[16^t − 1 :: 16^t], y·U
       __syncthreads();
-      matmulscan_level(sm, walk.cur.segs, n, span - 1, span, n / span, sm.u, warp, lane);
+      matmulscan_level(sm, bt.segs, n, span - 1, span, n / span, sm.u, warp, lane);
     }
     for (span /= kTile; span > 1; span /= kTile) {  // down-sweep, t = k−1 … 1: y = x[16^t − 1 :: 16^(t−1)], y·B_sᵀ
       __syncthreads();
       const int start = span - 1, stride = span / kTile;
-      matmulscan_level(sm, walk.cur.segs, n, start, stride, (n - 1 - start) / stride + 1, sm.x, warp, lane);
+      matmulscan_level(sm, bt.segs, n, start, stride, (n - 1 - start) / stride + 1, sm.x, warp, lane);
     }
-    __syncthreads();
-    write_block_tile<OutT, kInclusive>(out, walk.cur, fl, sm, carry, tid);
-    carry = walk.cur.index + 1 >= fl.block_tiles_per_segment ? 0.0f : frame_inclusive(sm, walk.cur.count - 1, carry);
-    return advance(walk);
-  };
-  while (step(regs_a) && step(regs_b)) {
-  }
+  });
 }
 
 }  // namespace

@@ -1,16 +1,11 @@
 // Scan of segments of any size (ours; docs/algorithms.md, "Segments of any size"): the walk of
 // scan256_pipelined (aligned tiles of the ARRAY, rounds of 8 tiles with the next round's loads
 // in flight) for sizes that are not powers of two, so segment starts fall anywhere in a row.
-// Per round (common/tensor_core/segmented_row_scan.cuh, shared with chapter 03):
-//   1. cut every row at its segment start: A_k = A_pre,k + A_post,k        (tc::cut_round)
-//   2. V = Σ_k E_k·A_pre,kᵀ + E_(8+k)·A_post,kᵀ: the row totals P and Q    (tc::round_row_totals)
-//   3. carry_in of all 128 rows: a segmented scan of their totals after
-//      the fp32 carry of the previous round                                (tc::round_row_carries)
-//   4. per tile: R_pre = A_pre·U, R_post = A_post·U (2 MMAs), and element c of row r =
-//      carry_in(r) + R_pre[r][c] left of the row's start b, R_post[r][c] from b on.
-// Exclusive results: the inclusive ones shifted by one (one shuffle; 0 at a start). Work items:
-// each warp takes an even share of whole segments and walks the aligned tiles that cover them;
-// what lies outside its share is neither loaded (whole lane loads) nor written. Sizes >= 17.
+// Steps 1–3 of a round are segmented_row_scan.cuh's (shared with chapter 03); step 4 scans:
+// R_pre = A_pre·U, R_post = A_post·U, and element c of row r = carry_in(r) + R_pre[r][c] left of
+// the row's start b, R_post[r][c] from b on. Exclusive: shifted by one (0 at a start). Each warp
+// takes an even share of whole segments and walks the aligned tiles that cover them; what lies
+// outside its share is neither loaded (whole lane loads) nor written. Sizes >= 17.
 #include <algorithm>
 
 #include "common/int_math.hpp"
@@ -45,13 +40,6 @@ struct alignas(128) AnyWarpSmem {
   float carry_in[kRoundTiles * kTile];   // of the round's 128 rows
 };
 
-// The warp's walk: rounds of kRoundTiles aligned tiles from `tile` up to `end_tile`.
-struct TileRounds {
-  std::int64_t tile, end_tile;
-  __device__ bool done() const { return tile >= end_tile; }
-  __device__ void advance() { tile += kRoundTiles; }
-};
-
 template <class OutT, bool kInclusive>
 __global__ void __launch_bounds__(kAnyWarps * kWarpSize, kAnyMinBlocks)
     scan_any_size_kernel(const __half* __restrict__ in, OutT* __restrict__ out, std::int64_t num_segments,
@@ -80,10 +68,10 @@ __global__ void __launch_bounds__(kAnyWarps * kWarpSize, kAnyMinBlocks)
 
   tc::Piece piece[kRoundTiles];
   float carry = 0.0f;
-  auto load = [&](const TileRounds& round) {
+  auto load = [&](const tc::StridedRounds& w) {
 #pragma unroll
     for (int k = 0; k < kRoundTiles; ++k) {  // 512 contiguous bytes per load instruction
-      const tc::PieceSource src = tc::share_piece_source(share, (round.tile + k) * kTileElems + e0);
+      const tc::PieceSource src = tc::share_piece_source(share, (w.round + k) * kTileElems + e0);
       piece[k] = src.valid <= 0 ? tc::zero_piece()
                                 : tc::load_piece<tc::Cache::streaming>(in + src.offset, src.valid, vec_in);
     }
@@ -92,8 +80,8 @@ __global__ void __launch_bounds__(kAnyWarps * kWarpSize, kAnyMinBlocks)
 #pragma unroll
     for (int k = 0; k < kRoundTiles; ++k) tc::store_piece(sm.post[k], piece[k], lane);
   };
-  auto work = [&](const TileRounds& round) {
-    const tc::RowCursor at = tc::row_cursor(round.tile * kTileElems, segment_size);  // the round's first row
+  auto work = [&](const tc::StridedRounds& w) {
+    const tc::RowCursor at = tc::row_cursor(w.round * kTileElems, segment_size);  // the round's first row
     unsigned rem = tc::row_cursor_after(at, kTile * row, s).rem;                      // the lane's row, tile 0
     tc::cut_round<kRoundTiles>(sm.post, sm.pre, rem, step, s, lane);                  // 1.
     tc::round_row_totals<kRoundTiles>(sm.r_pre, sm.post, sm.pre, e_window);           // 2.
@@ -102,7 +90,7 @@ __global__ void __launch_bounds__(kAnyWarps * kWarpSize, kAnyMinBlocks)
         [&](int g, float carry_in, float, float, int, int, std::int64_t) { sm.carry_in[g] = carry_in; });
     __syncwarp();  // carry_in written, V read: r_pre is free
     for (int k = 0; k < kRoundTiles; ++k) {  // 4.
-      const std::int64_t pt = (round.tile + k) * kTileElems;  // first element of the tile
+      const std::int64_t pt = (w.round + k) * kTileElems;  // first element of the tile
       if (pt >= i1) break;
       tc::FragA fa;
       tc::FragAcc acc;
@@ -148,7 +136,9 @@ __global__ void __launch_bounds__(kAnyWarps * kWarpSize, kAnyMinBlocks)
       if (rem >= s) rem -= s;
     }
   };
-  tc::run_round_pipeline(TileRounds{i0 / kTileElems, ceil_div(i1, std::int64_t{kTileElems})}, load, stage, work);
+  // The warp's walk: rounds of kRoundTiles aligned tiles (w.round: the index of its first tile).
+  const tc::StridedRounds walk{i0 / kTileElems, kRoundTiles, ceil_div(i1, std::int64_t{kTileElems})};
+  tc::run_round_pipeline(walk, load, stage, work);
 }
 
 }  // namespace

@@ -8,15 +8,19 @@
 
 #include <cstdint>
 
-#include "04_tcu_scan/kernels/scan_tiles.cuh"  // SplitScratch
 #include "common/int_math.hpp"
+#include "common/tensor_core/fragments.cuh"
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/staging.cuh"
 
 namespace tcu::detail::scan {
 
+namespace wmma = nvcuda::wmma;
 using tc::kBlockThreads;
 using tc::kBlockWarps;
+using tc::SplitScratch;
+using tc::kTile;
+using tc::kTileElems;
+using tc::kWarpSize;
 // 4 resident blocks per SM (shared memory allows 5): caps registers at 64 per thread, which
 // without the bound leave room for only 3 blocks.
 inline constexpr int kFrameMinBlocksPerSm = 4;
@@ -64,10 +68,19 @@ inline int next_pow2_at_least(std::int64_t v, int lo) {
 struct alignas(128) FrameSmem {
   __half a[kFrameElems];  // the staged block tile, padded with zeros
   float r[kFrameElems];   // the lesson's fp32 inclusive scan of it
-  SplitScratch scratch[kBlockWarps];
+  tc::SplitScratch scratch[kBlockWarps];
   __half u[kTileElems], l[kTileElems], x[kTileElems];  // constant tiles (x: the lesson's own)
   float tile_prefix[kFrameTiles];  // added to every element of a tile (block level, Alg. 7)
 };
+
+// Element e of X·C in fp32 (X fp32, C fp16, row-major in shared memory): one accumulator, so
+// that the fallback leaves the MMA path's registers alone.
+__device__ inline float times_tile_fp32_at(const float* x, const __half* c, int e) {
+  const int row = e / kTile, col = e % kTile;
+  float y = 0.0f;
+  for (int k = 0; k < kTile; ++k) y += x[row * kTile + k] * __half2float(c[k * kTile + col]);
+  return y;
+}
 
 // Block tile `index` of work item `item`: input/output offset g0, `count` elements, `segs` segments.
 struct BlockTile {
@@ -103,13 +116,15 @@ __device__ inline int elements_to_16b_boundary(const T* p) {
   return static_cast<int>(((16 - (reinterpret_cast<std::uintptr_t>(p) & 15)) & 15) / sizeof(T));
 }
 
-// Stage `count` elements at src (any alignment) into sm.a in the padded layout.
+// Stage `count` elements at src (any alignment) into sm.a in the padded layout: streamed 16-byte
+// loads (the input is read once) where aligned, element by element at the ends.
 __device__ inline void stage_block_tile(const __half* __restrict__ src, int count, const FrameLayout& fl,
                                         FrameSmem& sm, int tid) {
+  constexpr int kVec = 8;  // halves per 16-byte load
   const bool packed = fl.seg_len == fl.seg_stride;
   if (!packed || count < kFrameElems) {
-    uint4* a4 = reinterpret_cast<uint4*>(sm.a);
-    for (int v = tid; v < kFrameElems / tc::kPieceElems; v += kBlockThreads) a4[v] = tc::zero_piece().v;
+    for (int v = tid; v < kFrameElems / kVec; v += kBlockThreads)
+      reinterpret_cast<uint4*>(sm.a)[v] = make_uint4(0, 0, 0, 0);
     __syncthreads();
   }
   auto put = [&](int q, __half v) {
@@ -117,20 +132,20 @@ __device__ inline void stage_block_tile(const __half* __restrict__ src, int coun
     sm.a[sp.seg * fl.seg_stride + sp.pos] = v;
   };
   const int head = min(count, elements_to_16b_boundary(src));
-  const int nvec = (count - head) / tc::kPieceElems;
-  for (int v = tid; v < nvec; v += kBlockThreads) {  // streamed lane loads (read once)
-    const int q0 = head + tc::kPieceElems * v;
-    const tc::Piece w = tc::load_piece<tc::Cache::streaming>(src + q0, tc::kPieceElems, true);
+  const int nvec = (count - head) / kVec;
+  for (int v = tid; v < nvec; v += kBlockThreads) {
+    const int q0 = head + kVec * v;
+    const uint4 w = __ldcs(reinterpret_cast<const uint4*>(src + q0));
     if (packed && head == 0) {
-      reinterpret_cast<uint4*>(sm.a)[v] = w.v;
+      reinterpret_cast<uint4*>(sm.a)[v] = w;
     } else {
-      const __half* h = reinterpret_cast<const __half*>(&w.v);
+      const __half* h = reinterpret_cast<const __half*>(&w);
 #pragma unroll
-      for (int e = 0; e < tc::kPieceElems; ++e) put(q0 + e, h[e]);
+      for (int e = 0; e < kVec; ++e) put(q0 + e, h[e]);
     }
   }
   for (int q = tid; q < head; q += kBlockThreads) put(q, src[q]);
-  for (int q = head + tc::kPieceElems * nvec + tid; q < count; q += kBlockThreads) put(q, src[q]);
+  for (int q = head + kVec * nvec + tid; q < count; q += kBlockThreads) put(q, src[q]);
 }
 
 // The inclusive prefix at padded index k of the block tile (k = -1: the carry itself).
@@ -188,82 +203,74 @@ __device__ inline void write_block_tile(OutT* __restrict__ out, const BlockTile&
   for (int q = head + kVec * nvec + tid; q < count; q += kBlockThreads) dst[q] = value(q);
 }
 
-// ---- the walk: items blockIdx.x, + gridDim.x, …, each block tile by block tile --------------
+// ---- the walk: items blockIdx.x, + gridDim.x, …, each block tile by block tile ------------
 // A full, packed, 16-byte aligned block tile (the common case) is loaded into registers two
 // block tiles ahead, so that loads are in flight while earlier block tiles are scanned and
-// written (one ahead leaves the blocks waiting for DRAM at every block tile). The kernel owns
-// two register buffers and hands them to its steps alternately.
-inline constexpr int kPrefetchPieces = kFrameElems / tc::kPieceElems / kBlockThreads;  // lane loads per thread
-using FrameRegs = tc::Piece[kPrefetchPieces];
-
-struct FrameWalk {
-  BlockTile cur, next, after;  // the block tile being scanned, and the two whose loads are in flight
-  bool cur_fast = false, has_next = false, next_fast = false, has_after = false, after_fast = false;
+// written (one ahead leaves the blocks waiting for DRAM at every block tile): two register
+// buffers, used alternately.
+inline constexpr int kPrefetchLoads = kFrameElems / 8 / kBlockThreads;  // 16-byte loads per thread
+using FrameRegs = uint4[kPrefetchLoads];
+struct FrameTile {
+  BlockTile t;
+  bool has = false, fast = false;  // a block tile to do; prefetched into registers
 };
 
-// The block tile after t in the walk; has = false when the block is done.
-__device__ inline BlockTile next_block_tile(const FrameLayout& fl, const BlockTile& t, bool& has) {
-  const bool last = t.index + 1 >= fl.block_tiles_per_segment;
-  const std::int64_t item = last ? t.item + gridDim.x : t.item;
-  has = item < fl.items;
-  return has ? block_tile(fl, item, last ? 0 : t.index + 1) : BlockTile{};
-}
-__device__ inline bool prefetchable(const __half* in, const FrameLayout& fl, const BlockTile& t) {
-  return fl.seg_len == fl.seg_stride && t.count == kFrameElems && tc::aligned16(in + t.g0);
-}
-__device__ inline void prefetch_block_tile(FrameRegs& regs, const __half* in, const BlockTile& t, int tid) {
-  const __half* src = in + t.g0;
+// Block tile `index` of work item `item` (has = false past the last item), prefetched into regs
+// when it can be.
+__device__ inline FrameTile frame_tile(const __half* in, const FrameLayout& fl, std::int64_t item,
+                                       std::int64_t index, FrameRegs& regs, int tid) {
+  FrameTile f;
+  f.has = item < fl.items;
+  if (!f.has) return f;
+  f.t = block_tile(fl, item, index);
+  f.fast = fl.seg_len == fl.seg_stride && f.t.count == kFrameElems && elements_to_16b_boundary(in + f.t.g0) == 0;
+  if (f.fast) {
+    const uint4* src = reinterpret_cast<const uint4*>(in + f.t.g0);
 #pragma unroll
-  for (int i = 0; i < kPrefetchPieces; ++i)
-    regs[i] = tc::load_piece<tc::Cache::streaming>(src + (i * kBlockThreads + tid) * tc::kPieceElems, tc::kPieceElems,
-                                                   true);
+    for (int i = 0; i < kPrefetchLoads; ++i) regs[i] = __ldcs(src + i * kBlockThreads + tid);
+  }
+  return f;
+}
+__device__ inline FrameTile frame_tile_after(const __half* in, const FrameLayout& fl, const FrameTile& f,
+                                             FrameRegs& regs, int tid) {
+  if (!f.has) return FrameTile{};
+  const bool last = f.t.index + 1 >= fl.block_tiles_per_segment;
+  return frame_tile(in, fl, last ? f.t.item + gridDim.x : f.t.item, last ? 0 : f.t.index + 1, regs, tid);
 }
 
-// The block's first block tile (its loads into `first`) and the next one (into `second`).
-__device__ inline FrameWalk start_walk(const __half* in, const FrameLayout& fl, FrameRegs& first, FrameRegs& second,
-                                       int tid) {
-  FrameWalk w;
-  w.cur = block_tile(fl, blockIdx.x, 0);
-  w.cur_fast = prefetchable(in, fl, w.cur);
-  if (w.cur_fast) prefetch_block_tile(first, in, w.cur, tid);
-  w.next = next_block_tile(fl, w.cur, w.has_next);
-  w.next_fast = w.has_next && prefetchable(in, fl, w.next);
-  if (w.next_fast) prefetch_block_tile(second, in, w.next, tid);
-  return w;
-}
-
-// The current block tile into sm.a: from `mine` when prefetched, else from global memory.
-__device__ inline void stage_current(const FrameWalk& w, const FrameRegs& mine, const __half* in,
-                                     const FrameLayout& fl, FrameSmem& sm, int tid) {
-  if (w.cur_fast) {
+// The block's walk: each block tile is staged into sm.a, scanned by the lesson's `scan(t)` (every
+// thread: sm.a → sm.r and sm.tile_prefix) and written out; a segment longer than a block tile
+// carries its last prefix into its next block tile.
+template <class OutT, bool kInclusive, class Scan>
+__device__ __forceinline__ void walk_frame(const __half* in, OutT* out, const FrameLayout& fl, FrameSmem& sm,
+                                           Scan&& scan) {
+  const int tid = threadIdx.x;
+  FrameRegs regs_a, regs_b;
+  FrameTile cur = frame_tile(in, fl, blockIdx.x, 0, regs_a, tid);
+  if (!cur.has) return;
+  FrameTile next = frame_tile_after(in, fl, cur, regs_b, tid);
+  float carry = 0.0f;
+  auto step = [&](FrameRegs& mine) -> bool {  // block tile `cur`, its loads in `mine`
+    __syncthreads();  // the previous block tile is written out (and the lesson's constants built)
+    if (cur.fast) {
 #pragma unroll
-    for (int i = 0; i < kPrefetchPieces; ++i) reinterpret_cast<uint4*>(sm.a)[i * kBlockThreads + tid] = mine[i].v;
-  } else {
-    stage_block_tile(in + w.cur.g0, w.cur.count, fl, sm, tid);
+      for (int i = 0; i < kPrefetchLoads; ++i) reinterpret_cast<uint4*>(sm.a)[i * kBlockThreads + tid] = mine[i];
+    } else {
+      stage_block_tile(in + cur.t.g0, cur.t.count, fl, sm, tid);
+    }
+    const FrameTile after = frame_tile_after(in, fl, next, mine, tid);  // into `mine`, free now
+    if (tid < kFrameTiles) sm.tile_prefix[tid] = 0.0f;
+    __syncthreads();
+    scan(cur.t);
+    __syncthreads();
+    write_block_tile<OutT, kInclusive>(out, cur.t, fl, sm, carry, tid);
+    carry = cur.t.index + 1 >= fl.block_tiles_per_segment ? 0.0f : frame_inclusive(sm, cur.t.count - 1, carry);
+    cur = next;
+    next = after;
+    return cur.has;
+  };
+  while (step(regs_a) && step(regs_b)) {
   }
-}
-
-// The loads of the block tile after next into `mine` (free once staged).
-__device__ inline void prefetch_after_next(FrameWalk& w, FrameRegs& mine, const __half* in, const FrameLayout& fl,
-                                           int tid) {
-  w.after = BlockTile{};
-  w.has_after = w.after_fast = false;
-  if (w.has_next) {
-    w.after = next_block_tile(fl, w.next, w.has_after);
-    w.after_fast = w.has_after && prefetchable(in, fl, w.after);
-    if (w.after_fast) prefetch_block_tile(mine, in, w.after, tid);
-  }
-}
-
-// On to the next block tile; false when the block is done.
-__device__ inline bool advance(FrameWalk& w) {
-  if (!w.has_next) return false;
-  w.cur = w.next;
-  w.cur_fast = w.next_fast;
-  w.next = w.after;
-  w.has_next = w.has_after;
-  w.next_fast = w.after_fast;
-  return true;
 }
 
 // Launches a frame kernel (the inclusive or the exclusive instance) on one resident wave of

@@ -13,12 +13,7 @@ using tc::kTile;
 using tc::kTileElems;
 using tc::kWarpSize;
 
-// A warp's shared scratch for the hi/lo split of one fp32 tile f.
-struct alignas(32) SplitScratch {
-  float f[kTileElems];
-  __half hi[kTileElems];
-  __half lo[kTileElems];
-};
+using tc::SplitScratch;
 
 // ---- fp32 fallbacks (lane L: tile elements [8L, 8L + 8), row L/2) ----
 
@@ -42,15 +37,6 @@ __device__ __forceinline__ void add_to_lane_elements(float* r, float v, int lane
     q.w += v;
     p[h] = q;
   }
-}
-
-// Element e of X·C in fp32 (X fp32, C fp16, row-major in shared memory): one accumulator, so
-// that the fallback leaves the MMA path's registers alone.
-__device__ inline float times_tile_fp32_at(const float* x, const __half* c, int e) {
-  const int row = e / kTile, col = e % kTile;
-  float y = 0.0f;
-  for (int k = 0; k < kTile; ++k) y += x[row * kTile + k] * __half2float(c[k * kTile + col]);
-  return y;
 }
 
 // Scan256: R = A·U + (L·A)·1 + carry (the carry broadcast in C: Scan256N). With L masked per

@@ -1,8 +1,7 @@
-// Lesson 4 — the segmented single-pass scan: the look-back of 06 with heads. A block tile that
-// holds a segment start publishes its sum after the start as P at once, so a later block tile's
-// look-back stops there: never further back than the block tile holding its segment's start,
-// however many blocks the segment spans; a block tile that starts a segment looks back not at
-// all. Inside the block tile, heads reset the row scans (A·U when segments are whole rows, else
+// Lesson 4 — the segmented single-pass scan: the look-back of 06 with heads. A block tile holding
+// a segment start publishes its sum after the start as P at once, so a look-back never goes
+// further back than the block tile holding its segment's start, however many blocks the segment
+// spans. Inside the block tile heads reset the row scans (A·U when segments are whole rows, else
 // each lane's 8 elements), the warp carries and the block carry. The segmented reduction is the
 // same kernel writing only each segment's last prefix.
 #include "common/tensor_core/block_scan.cuh"
@@ -44,9 +43,8 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
             carry = tc::look_back(status, tile, lane);  // the predecessors' values back to the newest P
             if (lane == 0 && !own_is_prefix) tc::publish(status[tile], carry + own, tc::kStateP);  // A → P
           }
-          const float c = fx.to_float(carry);
           if (lane == 0) sm.next_ticket = static_cast<long long>(atomicAdd(state, 1ull));  // after the look-back
-          return c;
+          return fx.to_float(carry);
         },
         [&] {  // every thread, before the tiles are scanned and written: the next tile's loads
           next = sm.next_ticket;

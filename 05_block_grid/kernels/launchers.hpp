@@ -36,10 +36,12 @@ template <class OutT>
 cudaError_t launch_grid_scan_three_kernel(const __half* in, OutT* out, std::int64_t n, bool inclusive,
                                           cudaStream_t stream);
 
-// 06_grid_scan_lookback.cu — single pass, decoupled look-back (one segment: the array).
+// 06_grid_scan_lookback.cu — single pass, decoupled look-back (one segment: the array). With
+// d_carry_in (device memory, read when the kernel runs) every prefix starts from *d_carry_in
+// (the exclusive scan's first element is *d_carry_in); nullptr: from 0.
 template <class OutT>
 cudaError_t launch_grid_scan_lookback(const __half* in, OutT* out, std::int64_t n, bool inclusive,
-                                      cudaStream_t stream);
+                                      cudaStream_t stream, const float* d_carry_in = nullptr);
 
 // 07_segmented_scan_lookback.cu — the same with segments: the look-back stops at the block tile
 // holding the segment's start. The reduction writes each segment's last prefix.

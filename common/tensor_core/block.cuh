@@ -5,7 +5,6 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <cstdint>
 
 #include "common/int_math.hpp"
 #include "common/tensor_core/fragments.cuh"
@@ -45,8 +44,8 @@ __device__ __forceinline__ void write_block_constants(BlockSmem& sm) {
   write_constant_tile(sm.u, ConstantMatrix::U, threadIdx.x, blockDim.x);
 }
 
-// BlockSmem is above the 48 KB a kernel gets without asking: it is dynamic shared memory
-// (kBlockSmemBytes at launch), allowed once per kernel (repeated calls are cheap).
+// BlockSmem is above the 48 KB a kernel gets without asking: dynamic shared memory
+// (kBlockSmemBytes at launch), allowed per kernel by allow_block_smem (cheap to repeat).
 __device__ __forceinline__ BlockSmem& block_smem() {
   extern __shared__ __align__(128) unsigned char smem_raw[];
   return *reinterpret_cast<BlockSmem*>(smem_raw);

@@ -1,8 +1,8 @@
 #pragma once
-// The block level, scan: Dakkak et al. Alg. 7 on the block tiles of block.cuh, with the
-// carry into the block tile from the caller. Segments restart the scan every `size` elements;
-// a *head* (a row, lane, tile, warp or block tile that holds a segment start) passes on only
-// the sum after its last start, and a carry from before it stops there.
+// The block level, scan: Dakkak et al. Alg. 7 on the block tiles of block.cuh, the carry into
+// the block tile from the caller. Segments restart the scan every `size` elements; a *head* (a
+// row, lane, tile, warp or block tile holding a segment start) passes on only its sum after its
+// last start, and a carry from before it stops there.
 #include <cstdint>
 
 #include "common/tensor_core/block.cuh"
@@ -10,8 +10,7 @@
 
 namespace tcu::tc {
 
-// Where segments start in the flat array: every `size` elements (size = n: one segment).
-struct Segments {
+struct Segments {  // where segments start in the flat array: every `size` elements (n: one segment)
   std::int64_t size;
   __device__ bool starts_at(std::int64_t e) const { return e % size == 0; }
   // The last segment start in [first, first + len), or -1.
@@ -21,14 +20,12 @@ struct Segments {
   }
 };
 
-// A flagged sum: the value and whether its unit is a head.
-struct Flagged {
+struct Flagged {  // a flagged sum: the value and whether its unit is a head
   float v;
   bool head;
 };
 
-// What a scan writes: the prefix sums, or only each segment's last inclusive prefix at out[segment].
-enum class ScanOutput { inclusive, exclusive, segment_sums };
+enum class ScanOutput { inclusive, exclusive, segment_sums };  // segment_sums: out[s] = segment s's last prefix
 
 // Alg. 7, step 1, by every warp: the total of its staged round, V = Σ P·A_k from the tile that
 // holds the round's last segment start (masked into ws.hi) on, then the 16 column sums.

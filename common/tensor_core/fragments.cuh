@@ -26,6 +26,11 @@ using FragBCol = wmma::fragment<wmma::matrix_b, kTile, kTile, kTile, __half, wmm
 using FragAcc = wmma::fragment<wmma::accumulator, kTile, kTile, kTile, float>;
 using FragAccHalf = wmma::fragment<wmma::accumulator, kTile, kTile, kTile, __half>;
 
+template <class OutT>  // a result in the output type (fp16 outputs round once, here)
+__device__ __forceinline__ OutT from_float(float v) {
+  if constexpr (sizeof(OutT) == 2) return __float2half_rn(v); else return v;
+}
+
 __device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x & 31u); }
 __device__ __forceinline__ int warp_in_block() { return static_cast<int>(threadIdx.x >> 5); }
 
@@ -109,6 +114,11 @@ __device__ __forceinline__ bool warp_split_rows(const float* src, __half* hi, __
   __syncwarp();
   return true;
 }
+
+struct alignas(32) SplitScratch {  // a warp's scratch for the split of one fp32 tile f
+  float f[kTileElems];
+  __half hi[kTileElems], lo[kTileElems];
+};
 
 // acc += hi·C + lo·C: the two MMAs of a split operand (hi, lo: fp16 tiles in shared memory).
 template <class FragB>

@@ -6,6 +6,7 @@
 // in which a look-back meets A and P: the same bits every run.
 #include <cuda/atomic>
 
+#include <cmath>
 #include <cstdint>
 
 #include "common/tensor_core/fragments.cuh"
@@ -14,7 +15,7 @@
 namespace tcu::tc {
 
 enum TileState : unsigned { kStateX = 0, kStateA = 1, kStateP = 2 };
-struct StatusWord {
+struct StatusWord {  // the value (62 bits, two's complement) above the state (2 bits)
   __device__ static unsigned long long pack(long long q, unsigned state) {
     return (static_cast<unsigned long long>(q) << 2) | state;
   }
@@ -27,8 +28,7 @@ __device__ __forceinline__ void publish(unsigned long long& word, long long q, T
   StatusRef(word).store(StatusWord::pack(q, state), cuda::memory_order_relaxed);
 }
 
-// fp32 ↔ fixed point with f fractional bits (scale = 2^f, exact in fp32).
-struct FixedPoint {
+struct FixedPoint {  // fp32 ↔ fixed point with f fractional bits (scale = 2^f, exact in fp32)
   float scale, inv_scale;
   __device__ long long to_fixed(float v) const { return __float2ll_rn(v * scale); }
   __device__ float to_float(long long q) const { return __ll2float_rn(q) * inv_scale; }
@@ -39,30 +39,26 @@ inline FixedPoint fixed_point_for(std::int64_t segment_len) {
   int lg = 0;
   while ((std::int64_t(1) << lg) < segment_len && lg < 62) ++lg;
   const int f = 60 - (lg + 16) > 24 ? 24 : 60 - (lg + 16);
-  float scale = 1.0f;
-  for (int i = 0; i < f; ++i) scale *= 2.0f;
-  for (int i = 0; i > f; --i) scale *= 0.5f;
-  return FixedPoint{scale, 1.0f / scale};
+  return FixedPoint{std::ldexp(1.0f, f), std::ldexp(1.0f, -f)};
 }
 
-// One step of a warp's look-back: the words [end − kLookbackStepWords, end) in windows of 32,
-// newest first (window j = [end − 32(j+1), end − 32j)), all loads in flight together.
+// The look-back of block tile `tile` > 0 by one warp: its predecessors' values, newest first,
+// up to and including the newest P (every lane returns the sum). A step reads the words
+// [end − kLookbackStepWords, end) in windows of 32 (window j = [end − 32(j+1), end − 32j)), all
+// loads in flight together.
 inline constexpr int kLookbackWindows = 4;
 inline constexpr int kLookbackStepWords = kLookbackWindows * kWarpSize;
-struct LookbackStep {
-  unsigned long long w[kLookbackWindows];
-  int window_p, newest_p;  // the window and lane of the newest P (window_p = kLookbackWindows: none)
-
-  __device__ __forceinline__ LookbackStep(unsigned long long* status, long long end, int lane) {
+__device__ __forceinline__ long long look_back(unsigned long long* status, long long tile, int lane) {
+  long long carry = 0;
+  for (long long end = tile;; end -= kLookbackStepWords) {
+    unsigned long long w[kLookbackWindows];
 #pragma unroll
     for (int j = 0; j < kLookbackWindows; ++j) {
       const long long i = end - (j + 1) * kWarpSize + lane;
       w[j] = i >= 0 ? StatusRef(status[i]).load(cuda::memory_order_relaxed) : StatusWord::pack(0, kStateP);
     }
-  }
-  // Spins until no word newer than the newest P is X, re-reading the X words.
-  __device__ __forceinline__ void wait(unsigned long long* status, long long end, int lane) {
-    for (;;) {
+    int window_p, newest_p;  // the window and lane of the newest P (window_p = kLookbackWindows: none)
+    for (;;) {               // spin while a word newer than the newest P is X, re-reading the X words
       window_p = kLookbackWindows;
       newest_p = -1;
       bool blocked = false;
@@ -80,7 +76,7 @@ struct LookbackStep {
           }
         }
       }
-      if (!blocked) return;
+      if (!blocked) break;
       __nanosleep(32);
 #pragma unroll
       for (int j = 0; j < kLookbackWindows; ++j) {
@@ -88,30 +84,14 @@ struct LookbackStep {
         if (StatusWord::state(w[j]) == kStateX) w[j] = StatusRef(status[i]).load(cuda::memory_order_relaxed);
       }
     }
-  }
-  // The sum of the values from the newest P on (all of them without a P), in every lane.
-  __device__ __forceinline__ long long sum(int lane) const {
-    long long q = 0;
+    long long q = 0;  // the values from the newest P on (all of them without a P)
 #pragma unroll
     for (int j = 0; j < kLookbackWindows; ++j)
       if (j < window_p || (j == window_p && lane >= newest_p)) q += StatusWord::value(w[j]);
 #pragma unroll
     for (int d = kWarpSize / 2; d > 0; d /= 2) q += __shfl_xor_sync(kFullMask, q, d);
-    return q;
-  }
-  __device__ bool found_p() const { return window_p < kLookbackWindows; }
-};
-
-// The look-back of block tile `tile` > 0 by one warp: its predecessors' values, newest first, a
-// step of kLookbackStepWords words at a time, summed up to and including the newest P (every
-// lane returns the sum).
-__device__ __forceinline__ long long look_back(unsigned long long* status, long long tile, int lane) {
-  long long carry = 0;
-  for (long long end = tile;; end -= kLookbackStepWords) {
-    LookbackStep step(status, end, lane);  // 4 × 32 words, loads in flight together
-    step.wait(status, end, lane);          // while one newer than the newest P is X
-    carry += step.sum(lane);               // their values from the newest P on
-    if (step.found_p()) return carry;
+    carry += q;
+    if (window_p < kLookbackWindows) return carry;
   }
 }
 

@@ -1,11 +1,9 @@
 #pragma once
-// Staging: fp16 tiles from global into aligned shared memory, from any pointer alignment, with
-// 16-byte loads wherever the address allows them, zeros past a segment's or the array's end.
-// WMMA loads need a 32-byte aligned pointer and ldm a multiple of 8 halves; a segment of 17
-// elements at d_in + 17 breaks both. So each lane loads 8 consecutive halves (tc::Piece, a
-// "lane load") into registers, then stores them into an aligned shared tile (ldm 16); splitting
-// load from store keeps several 16-byte loads in flight per lane. Lane L owns tile elements
-// [8L, 8L + 8). Also: the round pipeline every streaming kernel uses, and 16-byte stores.
+// Staging: fp16 tiles from global into aligned shared memory, from any pointer alignment. WMMA
+// loads need a 32-byte aligned pointer and ldm a multiple of 8 halves (a segment of 17 at
+// d_in + 17 breaks both), so lane L loads tile elements [8L, 8L + 8) (a Piece, one 16-byte
+// vector where the address allows) into registers, then stores them into an aligned shared tile;
+// zeros past a segment's or the array's end. Also: 16-byte stores and the round pipeline.
 #include <cuda_fp16.h>
 
 #include <cstdint>
@@ -91,14 +89,6 @@ __device__ __forceinline__ float piece_sum(const Piece& piece) {
   return s;
 }
 
-template <class OutT>
-__device__ __forceinline__ OutT from_float(float v) {
-  if constexpr (sizeof(OutT) == 2)
-    return __float2half_rn(v);
-  else
-    return v;
-}
-
 // Eight consecutive results of one lane to dst[0 … 7]: streaming 16-byte stores where dst is
 // aligned and all eight lie inside [0, valid), element by element otherwise (the tail).
 template <class OutT>
@@ -116,12 +106,9 @@ __device__ __forceinline__ void store8(OutT* dst, const float (&v)[8], std::int6
   }
 }
 
-// --------------------------------------------------------------------------------------------
-// The round pipeline: a warp walks its rounds; the global loads of the NEXT round are issued
-// as soon as the current round sits in shared memory, so they are in flight during its work.
+// ---- the round pipeline: the NEXT round's global loads are in flight during a round's work ----
 //   load(r0) │ stage │ load(r1) │ work(r0) │ stage │ load(r2) │ work(r1) │ …
-// load(walk) issues loads into registers, stage() stores them, work(walk) reads shared memory
-// only. A walk is any cursor with done() and advance().
+// load(walk): loads into registers; stage(): into shared memory; work(walk): shared memory only.
 
 // Rounds first, first + stride, … below count (a warp's grid-stride share of `count` rounds).
 struct StridedRounds {
