@@ -203,39 +203,30 @@ __device__ inline void write_block_tile(OutT* __restrict__ out, const BlockTile&
   for (int q = head + kVec * nvec + tid; q < count; q += kBlockThreads) dst[q] = value(q);
 }
 
-// ---- the walk: items blockIdx.x, + gridDim.x, …, each block tile by block tile ------------
+// ---- the walk: items blockIdx.x, + gridDim.x, …, each block tile by block tile --------------
 // A full, packed, 16-byte aligned block tile (the common case) is loaded into registers two
 // block tiles ahead, so that loads are in flight while earlier block tiles are scanned and
 // written (one ahead leaves the blocks waiting for DRAM at every block tile): two register
 // buffers, used alternately.
 inline constexpr int kPrefetchLoads = kFrameElems / 8 / kBlockThreads;  // 16-byte loads per thread
 using FrameRegs = uint4[kPrefetchLoads];
-struct FrameTile {
-  BlockTile t;
-  bool has = false, fast = false;  // a block tile to do; prefetched into registers
-};
 
-// Block tile `index` of work item `item` (has = false past the last item), prefetched into regs
-// when it can be.
-__device__ inline FrameTile frame_tile(const __half* in, const FrameLayout& fl, std::int64_t item,
-                                       std::int64_t index, FrameRegs& regs, int tid) {
-  FrameTile f;
-  f.has = item < fl.items;
-  if (!f.has) return f;
-  f.t = block_tile(fl, item, index);
-  f.fast = fl.seg_len == fl.seg_stride && f.t.count == kFrameElems && elements_to_16b_boundary(in + f.t.g0) == 0;
-  if (f.fast) {
-    const uint4* src = reinterpret_cast<const uint4*>(in + f.t.g0);
-#pragma unroll
-    for (int i = 0; i < kPrefetchLoads; ++i) regs[i] = __ldcs(src + i * kBlockThreads + tid);
-  }
-  return f;
+// The block tile after t in the walk; has = false when the block is done.
+__device__ inline BlockTile next_block_tile(const FrameLayout& fl, const BlockTile& t, bool& has) {
+  const bool last = t.index + 1 >= fl.block_tiles_per_segment;
+  const std::int64_t item = last ? t.item + gridDim.x : t.item;
+  has = item < fl.items;
+  return has ? block_tile(fl, item, last ? 0 : t.index + 1) : BlockTile{};
 }
-__device__ inline FrameTile frame_tile_after(const __half* in, const FrameLayout& fl, const FrameTile& f,
-                                             FrameRegs& regs, int tid) {
-  if (!f.has) return FrameTile{};
-  const bool last = f.t.index + 1 >= fl.block_tiles_per_segment;
-  return frame_tile(in, fl, last ? f.t.item + gridDim.x : f.t.item, last ? 0 : f.t.index + 1, regs, tid);
+// Loads block tile t into regs when it can be prefetched (full, packed, aligned): whether it did.
+__device__ inline bool prefetch_block_tile(FrameRegs& regs, const __half* in, const FrameLayout& fl,
+                                           const BlockTile& t, int tid) {
+  const uint4* src = reinterpret_cast<const uint4*>(in + t.g0);
+  if (fl.seg_len != fl.seg_stride || t.count != kFrameElems || (reinterpret_cast<std::uintptr_t>(src) & 15) != 0)
+    return false;
+#pragma unroll
+  for (int i = 0; i < kPrefetchLoads; ++i) regs[i] = __ldcs(src + i * kBlockThreads + tid);
+  return true;
 }
 
 // The block's walk: each block tile is staged into sm.a, scanned by the lesson's `scan(t)` (every
@@ -245,29 +236,38 @@ template <class OutT, bool kInclusive, class Scan>
 __device__ __forceinline__ void walk_frame(const __half* in, OutT* out, const FrameLayout& fl, FrameSmem& sm,
                                            Scan&& scan) {
   const int tid = threadIdx.x;
+  if (blockIdx.x >= fl.items) return;
   FrameRegs regs_a, regs_b;
-  FrameTile cur = frame_tile(in, fl, blockIdx.x, 0, regs_a, tid);
-  if (!cur.has) return;
-  FrameTile next = frame_tile_after(in, fl, cur, regs_b, tid);
+  BlockTile cur = block_tile(fl, blockIdx.x, 0), next, after;  // scanned now; loads in flight
+  bool has_next = false, has_after = false;
+  bool cur_fast = prefetch_block_tile(regs_a, in, fl, cur, tid), next_fast = false, after_fast = false;
+  next = next_block_tile(fl, cur, has_next);
+  next_fast = has_next && prefetch_block_tile(regs_b, in, fl, next, tid);
   float carry = 0.0f;
   auto step = [&](FrameRegs& mine) -> bool {  // block tile `cur`, its loads in `mine`
     __syncthreads();  // the previous block tile is written out (and the lesson's constants built)
-    if (cur.fast) {
+    if (cur_fast) {
 #pragma unroll
       for (int i = 0; i < kPrefetchLoads; ++i) reinterpret_cast<uint4*>(sm.a)[i * kBlockThreads + tid] = mine[i];
     } else {
-      stage_block_tile(in + cur.t.g0, cur.t.count, fl, sm, tid);
+      stage_block_tile(in + cur.g0, cur.count, fl, sm, tid);
     }
-    const FrameTile after = frame_tile_after(in, fl, next, mine, tid);  // into `mine`, free now
+    after = BlockTile{};  // the block tile after next, its loads into `mine` (free now)
+    has_after = after_fast = false;
+    if (has_next) {
+      after = next_block_tile(fl, next, has_after);
+      after_fast = has_after && prefetch_block_tile(mine, in, fl, after, tid);
+    }
     if (tid < kFrameTiles) sm.tile_prefix[tid] = 0.0f;
     __syncthreads();
-    scan(cur.t);
+    scan(cur);
     __syncthreads();
-    write_block_tile<OutT, kInclusive>(out, cur.t, fl, sm, carry, tid);
-    carry = cur.t.index + 1 >= fl.block_tiles_per_segment ? 0.0f : frame_inclusive(sm, cur.t.count - 1, carry);
-    cur = next;
-    next = after;
-    return cur.has;
+    write_block_tile<OutT, kInclusive>(out, cur, fl, sm, carry, tid);
+    carry = cur.index + 1 >= fl.block_tiles_per_segment ? 0.0f : frame_inclusive(sm, cur.count - 1, carry);
+    if (!has_next) return false;
+    cur = next, cur_fast = next_fast;
+    next = after, has_next = has_after, next_fast = after_fast;
+    return true;
   };
   while (step(regs_a) && step(regs_b)) {
   }
