@@ -9,6 +9,8 @@
 
 #include "05_block_grid/bench/baselines.cuh"
 #include "05_block_grid/bench/measure.hpp"
+#include "05_block_grid/bench/ragged.hpp"
+#include "05_block_grid/bench/ragged_offsets.hpp"
 #include "common/bandwidth.cuh"
 #include "common/chapter_main.hpp"
 #include "common/check.cuh"
@@ -39,6 +41,15 @@ int main(int argc, char** argv) {
                    std::int64_t(1) << 33);
   cli.add_string("--op", &op, "which operation (default all)",
                  {"all", "reduce", "scan", "segmented_reduce", "segmented_scan"});
+  bool ragged = false;
+  std::string distribution = "all", baselines_only;
+  cli.add_flag("--ragged", &ragged,
+               "ragged segments (CUB's int32 offsets) over the distributions, vs CUB (n default 2^28)");
+  std::vector<std::string> dist_choices{"all"};
+  for (const std::string& d : bd::ragged_distributions()) dist_choices.push_back(d);
+  cli.add_string("--distribution", &distribution, "with --ragged: one distribution (default all)", dist_choices);
+  cli.add_string("--baselines-only", &baselines_only,
+                 "with --ragged: only the cub_* rows (a build against another CCCL)", {"cub"});
   cli.add_epilog(
       "Algorithms (--algo): auto (the API's choice), block_reduce, grid_two_pass, grid_single_pass,\n"
       "  segmented_lookback, block_scan, grid_three_kernel, grid_lookback (warp_level with chapters 03/04);\n"
@@ -54,11 +65,18 @@ int main(int argc, char** argv) {
       "  05_block_grid --n 2^28 --segment-size 2^14,2^20,2^28   the segmented rows at three sizes\n"
       "  05_block_grid --op scan --n 2^31+17 …          (use --n 2147483665) a scan past 2^31 elements\n"
       "  05_block_grid --sweep --csv device_reduce_scan.csv     n = 2^10 … 2^28, then segments 2^14 … 2^28 at 2^28\n"
-      "  05_block_grid --dist int --json                bit-exact checks, results as JSON");
+      "  05_block_grid --dist int --json                bit-exact checks, results as JSON\n"
+      "  05_block_grid --ragged --csv ragged_segments.csv   ragged segments (fixed_17 … with_empty) at 2^28\n"
+      "Ragged (--ragged): ops reduce (fp32 out) and inclusive scan (fp32 and fp16 out) of the API's offset\n"
+      "  overloads (algo auto) against cub_segmented_reduce, cub_scan_by_key (keys built outside the timing)\n"
+      "  and cub_segmented_scan (CCCL 3.3 or newer); distributions fixed_17, fixed_100, fixed_1000,\n"
+      "  uniform_1_32, uniform_1_2000, zipf, one_huge_many_tiny, with_empty; pct_of_limit counts input,\n"
+      "  offsets and outputs. CSV columns: op,distribution,mean_length,num_segments,n,algo,out_type,ms,\n"
+      "  gelem_per_s,pct_of_limit,max_rel_err,pass");
   if (int code = tcu::handle_cli(cli, argc, argv); code >= 0) return code;
-  if (n < 0) n = common.sweep ? (std::int64_t(1) << 28) : (std::int64_t(1) << 24);
+  if (n < 0) n = common.sweep || ragged ? (std::int64_t(1) << 28) : (std::int64_t(1) << 24);
   for (std::int64_t segment : segments)
-    if (!common.sweep && (op == "all" || op.rfind("segmented", 0) == 0) && segment > n) {
+    if (!common.sweep && !ragged && (op == "all" || op.rfind("segmented", 0) == 0) && segment > n) {
       return cli.usage_error("--segment-size " + std::to_string(segment) + " is larger than --n " + std::to_string(n));
     }
 
@@ -72,6 +90,39 @@ int main(int argc, char** argv) {
       out << tcu::describe(info) << "\nbaselines built against CCCL " << tcu::format_cccl_version(tcu::built_cccl_version())
           << "\n";
     const tcu::BandwidthProbe probe = tcu::run_bandwidth_probe();
+    if (ragged) {
+      bd::RaggedOptions ro;
+      ro.n = n;
+      if (distribution != "all") ro.distributions = {distribution};
+      ro.baselines_only = baselines_only;
+      ro.dist = common.dist_value();
+      ro.seed = static_cast<std::uint64_t>(common.seed);
+      ro.timing = tcu::TimingConfig{static_cast<int>(common.warmup), static_cast<int>(common.repeat)};
+      ro.verify = !common.no_verify;
+      ro.progress = !common.json;
+      const bd::Report rep = bd::run_ragged_benchmarks(ro, probe.read_stream.gb_per_s(), probe.copy.gb_per_s());
+      if (common.json) {
+        out << tcu::JsonObject()
+                   .add("program", prog)
+                   .add("device", info)
+                   .add("cccl", "CCCL " + tcu::format_cccl_version(tcu::built_cccl_version()))
+                   .add("read_stream_gb_per_s", probe.read_stream.gb_per_s())
+                   .add("copy_gb_per_s", probe.copy.gb_per_s())
+                   .add("results", rep.table)
+                   .add("all_passed", rep.all_passed)
+                   .dump();
+      } else {
+        out << "read stream (same run): " << probe.read_stream.gb_per_s() << " GB/s; copy: "
+            << probe.copy.gb_per_s() << " GB/s (read + written)\n"
+            << "pct_of_limit: % of the read stream (reduce) or of the copy (scan), counting input, offsets "
+               "(int32 begin and end) and outputs\n\n"
+            << rep.table.to_text();
+        for (const std::string& note : rep.notes) out << "note: " << note << "\n";
+        out << (rep.all_passed ? "\nAll checks PASS.\n" : "\nSome checks FAILED.\n");
+      }
+      if (!common.csv.empty()) tcu::write_text_file(common.csv, rep.table.to_csv());
+      return rep.all_passed ? tcu::kExitOk : tcu::kExitVerificationFailed;
+    }
     bd::Options o;
     o.n = n;
     o.segment_size = segments.front();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "05_block_grid/kernels/launchers.hpp"
+#include "05_block_grid/kernels/ragged_launchers.hpp"
 #include "common/name_table.hpp"
 #include "common/segments.hpp"
 #include "common/tensor_core/launch.hpp"
@@ -30,6 +31,7 @@ constexpr NamedAlgorithm<DeviceReduceAlgorithm> kReduceTable[] = {
      "one launch, the last block sums the partials (one segment)"},
     {DeviceReduceAlgorithm::segmented_lookback, "segmented_lookback",
      "segmented single-pass scan writing each segment's last prefix"},
+    {DeviceReduceAlgorithm::ragged, "ragged", "lesson 5's ragged-segment kernels, offsets s*segment_size"},
     {DeviceReduceAlgorithm::warp_level, "warp_level", "chapter 03's warp-level segmented_reduce_sum"},
 };
 constexpr NamedAlgorithm<DeviceScanAlgorithm> kScanTable[] = {
@@ -40,6 +42,7 @@ constexpr NamedAlgorithm<DeviceScanAlgorithm> kScanTable[] = {
     {DeviceScanAlgorithm::grid_lookback, "grid_lookback", "single pass, decoupled look-back (one segment)"},
     {DeviceScanAlgorithm::segmented_lookback, "segmented_lookback",
      "single pass, look-back stops at the segment's start"},
+    {DeviceScanAlgorithm::ragged, "ragged", "lesson 5's ragged-segment kernels, offsets s*segment_size"},
     {DeviceScanAlgorithm::warp_level, "warp_level", "chapter 04's warp-level segmented scans"},
 };
 static_assert(names_in_enum_order(kReduceTable) &&
@@ -89,6 +92,7 @@ cudaError_t scan_dispatch(DeviceScanAlgorithm a, bool inclusive, const __half* i
     case DeviceScanAlgorithm::grid_lookback: return dev::launch_grid_scan_lookback(in, out, s, inclusive, stream);
     case DeviceScanAlgorithm::segmented_lookback:
       return dev::launch_segmented_scan_lookback(in, out, ns, s, inclusive, stream);
+    case DeviceScanAlgorithm::ragged: return dev::launch_ragged_scan_fixed(in, out, ns, s, inclusive, stream);
     case DeviceScanAlgorithm::warp_level:
 #if TCU_DEVICE_WARP_LEVEL
       return inclusive ? segmented_inclusive_scan_sum(in, out, ns, s, stream)
@@ -98,6 +102,28 @@ cudaError_t scan_dispatch(DeviceScanAlgorithm a, bool inclusive, const __half* i
 #endif
     default: return cudaErrorInvalidValue;
   }
+}
+
+// The argument rules of the offset overloads: negative num_segments; null pointers or pointers not
+// aligned to their element type with segments to do. `nothing`: zero segments, success.
+template <class OutT, class OffsetT>
+cudaError_t check_ragged(const __half* in, const OutT* out, std::int64_t ns, const OffsetT* begin, const OffsetT* end,
+                         bool& nothing) {
+  nothing = ns == 0;
+  if (ns < 0) return cudaErrorInvalidValue;
+  if (nothing) return cudaSuccess;
+  if (!in || !out || !begin || !end) return cudaErrorInvalidValue;
+  if (!element_aligned(in) || !element_aligned(out) || !element_aligned(begin) || !element_aligned(end))
+    return cudaErrorInvalidValue;
+  return cudaSuccess;
+}
+
+template <class OutT, class OffsetT>
+cudaError_t ragged_scan(bool inclusive, const __half* in, OutT* out, std::int64_t ns, const OffsetT* begin,
+                        const OffsetT* end, cudaStream_t stream) {
+  bool nothing = false;
+  if (cudaError_t e = check_ragged(in, out, ns, begin, end, nothing); e != cudaSuccess || nothing) return e;
+  return dev::launch_ragged_scan(in, out, ns, begin, end, inclusive, stream);
 }
 
 }  // namespace
@@ -187,6 +213,7 @@ cudaError_t device_reduce_sum(DeviceReduceAlgorithm a, const __half* in, float* 
     case DeviceReduceAlgorithm::grid_two_pass: return dev::launch_grid_reduce_two_pass(in, out, ns, s, stream);
     case DeviceReduceAlgorithm::grid_single_pass: return dev::launch_grid_reduce_single_pass(in, out, s, stream);
     case DeviceReduceAlgorithm::segmented_lookback: return dev::launch_segmented_reduce_lookback(in, out, ns, s, stream);
+    case DeviceReduceAlgorithm::ragged: return dev::launch_ragged_reduce_fixed(in, out, ns, s, stream);
     case DeviceReduceAlgorithm::warp_level:
 #if TCU_DEVICE_WARP_LEVEL
       return segmented_reduce_sum(in, out, ns, s, stream);
@@ -238,6 +265,24 @@ cudaError_t DeviceSegmentedScan::ExclusiveSum(const __half* in, OutT* out, std::
   return device_exclusive_scan_sum(DeviceScanAlgorithm::automatic, in, out, ns, s, stream);
 }
 
+template <class OffsetT>
+cudaError_t DeviceSegmentedReduce::Sum(const __half* in, float* out, std::int64_t ns, const OffsetT* begin,
+                                       const OffsetT* end, cudaStream_t stream) {
+  bool nothing = false;
+  if (cudaError_t e = check_ragged(in, out, ns, begin, end, nothing); e != cudaSuccess || nothing) return e;
+  return dev::launch_ragged_reduce(in, out, ns, begin, end, stream);
+}
+template <class OutT, class OffsetT>
+cudaError_t DeviceSegmentedScan::InclusiveSum(const __half* in, OutT* out, std::int64_t ns, const OffsetT* begin,
+                                              const OffsetT* end, cudaStream_t stream) {
+  return ragged_scan(true, in, out, ns, begin, end, stream);
+}
+template <class OutT, class OffsetT>
+cudaError_t DeviceSegmentedScan::ExclusiveSum(const __half* in, OutT* out, std::int64_t ns, const OffsetT* begin,
+                                              const OffsetT* end, cudaStream_t stream) {
+  return ragged_scan(false, in, out, ns, begin, end, stream);
+}
+
 #define TCU_INSTANTIATE(OutT)                                                                                      \
   template cudaError_t device_inclusive_scan_sum<OutT>(DeviceScanAlgorithm, const __half*, OutT*, std::int64_t,    \
                                                        std::int64_t, cudaStream_t);                                \
@@ -252,5 +297,22 @@ cudaError_t DeviceSegmentedScan::ExclusiveSum(const __half* in, OutT* out, std::
 TCU_INSTANTIATE(__half)
 TCU_INSTANTIATE(float)
 #undef TCU_INSTANTIATE
+
+#define TCU_INSTANTIATE_RAGGED(OutT, OffsetT)                                                                     \
+  template cudaError_t DeviceSegmentedScan::InclusiveSum<OutT, OffsetT>(const __half*, OutT*, std::int64_t,       \
+                                                                        const OffsetT*, const OffsetT*,           \
+                                                                        cudaStream_t);                            \
+  template cudaError_t DeviceSegmentedScan::ExclusiveSum<OutT, OffsetT>(const __half*, OutT*, std::int64_t,       \
+                                                                        const OffsetT*, const OffsetT*,           \
+                                                                        cudaStream_t);
+TCU_INSTANTIATE_RAGGED(float, std::int32_t)
+TCU_INSTANTIATE_RAGGED(float, std::int64_t)
+TCU_INSTANTIATE_RAGGED(__half, std::int32_t)
+TCU_INSTANTIATE_RAGGED(__half, std::int64_t)
+#undef TCU_INSTANTIATE_RAGGED
+template cudaError_t DeviceSegmentedReduce::Sum<std::int32_t>(const __half*, float*, std::int64_t, const std::int32_t*,
+                                                              const std::int32_t*, cudaStream_t);
+template cudaError_t DeviceSegmentedReduce::Sum<std::int64_t>(const __half*, float*, std::int64_t, const std::int64_t*,
+                                                              const std::int64_t*, cudaStream_t);
 
 }  // namespace tcu

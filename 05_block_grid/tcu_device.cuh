@@ -9,6 +9,10 @@
 //   tcu::DeviceSegmentedReduce::Sum(d_in, d_sums, num_segments, segment_size, stream);
 //   tcu::DeviceSegmentedScan::InclusiveSum(d_in, d_out, num_segments, segment_size, stream);
 //   tcu::DeviceSegmentedScan::ExclusiveSum(d_in, d_out, num_segments, segment_size, stream);
+//   // ragged segments, CUB's offsets (OffsetT = std::int32_t or std::int64_t, device arrays):
+//   tcu::DeviceSegmentedReduce::Sum(d_in, d_sums, num_segments, d_begin_offsets, d_end_offsets, stream);
+//   tcu::DeviceSegmentedScan::InclusiveSum(d_in, d_out, num_segments, d_begin_offsets, d_end_offsets, stream);
+//   tcu::DeviceSegmentedScan::ExclusiveSum(d_in, d_out, num_segments, d_begin_offsets, d_end_offsets, stream);
 //
 // Contract:
 //   - fp16 input, fp32 accumulation; outputs float (reductions; scans: float or __half);
@@ -25,6 +29,15 @@
 //     look-back adds its carries in fixed point, see common/tensor_core/lookback.cuh);
 //   - fp16 outputs round each prefix once; a prefix above 65504 in magnitude does not fit in
 //     fp16 and becomes ±inf (use float outputs for long sums);
+//   - offsets (CUB's meaning): segment s is [d_begin_offsets[s], d_end_offsets[s]), empty when
+//     end <= begin (a reduction writes 0, a scan nothing); the offsets are device arrays read by
+//     the kernels, never copied to the host; offsets are valid element indices (>= 0). Scans
+//     leave the elements between segments untouched and need segments that do not overlap;
+//     reductions also take overlapping and unordered segments. Ordered segments (each starting
+//     at or after the previous one's end, as CSR row pointers (p, p + 1) are) take the fast
+//     path, which reads the whole range from the first segment's start to the last one's end
+//     (gaps included, their values ignored); others a warp per segment (correct, slower). Null
+//     offset pointers with segments to do, or offsets not aligned to OffsetT: invalid;
 //   - temporary device memory (a few words per 16384-element block tile) is taken stream-
 //     ordered from a memory pool private to the library that keeps it between calls; an
 //     allocation failure is returned as cudaErrorMemoryAllocation.
@@ -47,6 +60,7 @@ enum class DeviceReduceAlgorithm {
   grid_two_pass,       // Dakkak's grid level: block partials of chunks, then a second kernel
   grid_single_pass,    // one launch: the last block sums the partials in a fixed order (one segment)
   segmented_lookback,  // the segmented single-pass scan writing each segment's last prefix
+  ragged,              // lesson 5: the ragged-segment kernels with offsets s·segment_size
   warp_level,          // chapter 03's segmented_reduce_sum (when built with chapter 03)
 };
 enum class DeviceScanAlgorithm {
@@ -55,6 +69,7 @@ enum class DeviceScanAlgorithm {
   grid_three_kernel,   // Dakkak's grid level: tile totals, scan of totals, add-back (one segment)
   grid_lookback,       // single pass, decoupled look-back (one segment)
   segmented_lookback,  // single pass, the look-back stops at the segment's start
+  ragged,              // lesson 5: the ragged-segment kernels with offsets s·segment_size
   warp_level,          // chapter 04's segmented scans (when built with chapter 04)
 };
 
@@ -115,6 +130,10 @@ struct DeviceSegmentedReduce {
   // d_out[s] = Σ d_in[s·segment_size … (s+1)·segment_size), s < num_segments.
   static cudaError_t Sum(const __half* d_in, float* d_out, std::int64_t num_segments, std::int64_t segment_size,
                          cudaStream_t stream = 0);
+  // d_out[s] = Σ d_in[d_begin_offsets[s] … d_end_offsets[s]) (0 when empty), s < num_segments.
+  template <class OffsetT>  // std::int32_t or std::int64_t
+  static cudaError_t Sum(const __half* d_in, float* d_out, std::int64_t num_segments, const OffsetT* d_begin_offsets,
+                         const OffsetT* d_end_offsets, cudaStream_t stream = 0);
 };
 struct DeviceSegmentedScan {
   template <class OutT>
@@ -123,6 +142,16 @@ struct DeviceSegmentedScan {
   template <class OutT>
   static cudaError_t ExclusiveSum(const __half* d_in, OutT* d_out, std::int64_t num_segments,
                                   std::int64_t segment_size, cudaStream_t stream = 0);
+  // Ragged: the prefix sums of each segment [d_begin_offsets[s], d_end_offsets[s]) (segments
+  // must not overlap); elements outside every segment are not written.
+  template <class OutT, class OffsetT>  // OutT = float or __half; OffsetT = std::int32_t or std::int64_t
+  static cudaError_t InclusiveSum(const __half* d_in, OutT* d_out, std::int64_t num_segments,
+                                  const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                  cudaStream_t stream = 0);
+  template <class OutT, class OffsetT>
+  static cudaError_t ExclusiveSum(const __half* d_in, OutT* d_out, std::int64_t num_segments,
+                                  const OffsetT* d_begin_offsets, const OffsetT* d_end_offsets,
+                                  cudaStream_t stream = 0);
 };
 
 }  // namespace tcu

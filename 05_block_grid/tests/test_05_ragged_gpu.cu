@@ -1,0 +1,306 @@
+// Chapter 05, GPU tests of the ragged-segment API (CUB's offsets): every distribution of the
+// benchmark at small n against FP64 (derived tolerances) and, with integer inputs, bit for bit;
+// int32 and int64 offsets; empty segments, zero segments, gaps (the poison must survive there),
+// overlapping and unordered segments (reductions), one segment of everything, CSR row pointers
+// (p, p + 1), an unaligned input, a non-blocking stream, determinism, invalid arguments. "[large]":
+// n = 2^31 + 5 with int64 offsets (few segments).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "05_block_grid/bench/measure.hpp"
+#include "05_block_grid/bench/ragged_offsets.hpp"
+#include "05_block_grid/tcu_device.cuh"
+#include "common/check.cuh"
+#include "common/device_buffer.cuh"
+#include "common/reference.hpp"
+#include "common/verify.hpp"
+
+namespace bd = tcu::bench::device;
+using tcu::Dist;
+
+namespace {
+
+constexpr std::uint64_t kSeed = 777;
+
+struct Segs {
+  std::vector<std::int64_t> b, e;
+  std::int64_t n = 0;
+  bool overlapping_or_unordered = false;  // scans are not run on these
+};
+
+Segs from(const bd::RaggedSegments& r) { return Segs{r.begin, r.end, r.n, false}; }
+
+template <class T>
+std::vector<T> to_host(const T* d, std::size_t count) {
+  std::vector<T> h(count);
+  TCU_CUDA_CHECK(cudaMemcpy(h.data(), d, count * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+template <class T>
+tcu::DeviceBuffer<T> to_device(const std::vector<T>& h) {
+  tcu::DeviceBuffer<T> d(std::max<std::size_t>(h.size(), 1));
+  if (!h.empty()) TCU_CUDA_CHECK(cudaMemcpy(d.data(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return d;
+}
+
+std::int64_t max_len(const Segs& s) {
+  std::int64_t m = 1;
+  for (std::size_t i = 0; i < s.b.size(); ++i) m = std::max(m, s.e[i] - s.b[i]);
+  return m;
+}
+
+// Reduce and (for ordered segments) the four scans, each checked against FP64 per segment;
+// scans must leave every element outside the segments poisoned.
+template <class OffT>
+void check_case(const Segs& c, Dist dist, std::int64_t in_offset, cudaStream_t stream, const std::string& what) {
+  INFO(what << " dist=" << tcu::dist_name(dist) << " offset=" << in_offset << " offsets=" << sizeof(OffT) * 8 << "-bit");
+  const std::int64_t ns = static_cast<std::int64_t>(c.b.size()), n = c.n;
+  std::vector<__half> x(static_cast<std::size_t>(n));
+  tcu::fill_host(x.data(), x.size(), dist, kSeed);
+  tcu::DeviceBuffer<__half> in(static_cast<std::size_t>(n + in_offset + 1));
+  TCU_CUDA_CHECK(cudaMemcpy(in.data() + in_offset, x.data(), x.size() * 2, cudaMemcpyHostToDevice));
+  const std::vector<OffT> hb(c.b.begin(), c.b.end()), he(c.e.begin(), c.e.end());
+  tcu::DeviceBuffer<OffT> db = to_device(hb), de = to_device(he);
+  TCU_CUDA_CHECK(cudaDeviceSynchronize());
+  const __half* d_in = in.data() + in_offset;
+  const bool exact = dist == Dist::integers;
+  // reduce
+  {
+    std::vector<double> want(ns), mag(ns);
+    for (std::int64_t s = 0; s < ns; ++s) {
+      tcu::Fp64Sum a, m;
+      for (std::int64_t i = c.b[s]; i < c.e[s]; ++i) {
+        a.add(tcu::to_double(x[i]));
+        m.add(std::fabs(tcu::to_double(x[i])));
+      }
+      want[s] = a.value();
+      mag[s] = m.value();
+    }
+    tcu::DeviceBuffer<float> out(std::max<std::int64_t>(ns, 1));
+    tcu::poison_device(out.data(), out.bytes(), stream);
+    TCU_CUDA_CHECK(tcu::DeviceSegmentedReduce::Sum(d_in, out.data(), ns, db.data(), de.data(), stream));
+    TCU_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const tcu::Tolerance tol = exact ? tcu::exact_tolerance() : bd::reduce_tolerance(max_len(c));
+    const tcu::VerifyResult r = tcu::verify(to_host(out.data(), ns).data(), want.data(), mag.data(), ns, tol);
+    INFO("reduce: " << r.summary());
+    CHECK(r.pass);
+  }
+  if (c.overlapping_or_unordered) return;
+  for (bool inclusive : {true, false}) {
+    for (bool fp16 : {false, true}) {
+      std::vector<double> want(n, 0.0), mag(n, 0.0);
+      std::vector<char> in_seg(n, 0);
+      double top = 0;
+      for (std::int64_t s = 0; s < ns; ++s) {
+        tcu::Fp64Sum a, m;
+        for (std::int64_t i = c.b[s]; i < c.e[s]; ++i) {
+          if (inclusive) { a.add(tcu::to_double(x[i])); m.add(std::fabs(tcu::to_double(x[i]))); }
+          want[i] = a.value();
+          mag[i] = m.value();
+          in_seg[i] = 1;
+          top = std::max(top, std::fabs(want[i]));
+          if (!inclusive) { a.add(tcu::to_double(x[i])); m.add(std::fabs(tcu::to_double(x[i]))); }
+        }
+      }
+      if (fp16 && top > 65504.0) continue;  // does not fit in fp16 (documented)
+      const std::size_t elem = fp16 ? 2 : 4;
+      tcu::DeviceBuffer<unsigned char> out(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)) * elem);
+      tcu::poison_device(out.data(), out.bytes(), stream);
+      cudaError_t err;
+      if (fp16) {
+        auto* o = reinterpret_cast<__half*>(out.data());
+        err = inclusive ? tcu::DeviceSegmentedScan::InclusiveSum(d_in, o, ns, db.data(), de.data(), stream)
+                        : tcu::DeviceSegmentedScan::ExclusiveSum(d_in, o, ns, db.data(), de.data(), stream);
+      } else {
+        auto* o = reinterpret_cast<float*>(out.data());
+        err = inclusive ? tcu::DeviceSegmentedScan::InclusiveSum(d_in, o, ns, db.data(), de.data(), stream)
+                        : tcu::DeviceSegmentedScan::ExclusiveSum(d_in, o, ns, db.data(), de.data(), stream);
+      }
+      TCU_CUDA_CHECK(err);
+      TCU_CUDA_CHECK(cudaStreamSynchronize(stream));
+      std::vector<double> got(n);
+      if (fp16) {
+        const auto h = to_host(reinterpret_cast<const __half*>(out.data()), n);
+        for (std::int64_t i = 0; i < n; ++i) got[i] = tcu::to_double(h[i]);
+      } else {
+        const auto h = to_host(reinterpret_cast<const float*>(out.data()), n);
+        for (std::int64_t i = 0; i < n; ++i) got[i] = h[i];
+      }
+      const tcu::Tolerance tol = exact && !fp16 ? tcu::exact_tolerance() : bd::scan_tolerance(max_len(c), fp16);
+      std::int64_t bad = 0, gap_written = 0, first_bad = -1;
+      for (std::int64_t i = 0; i < n; ++i) {
+        if (!in_seg[i]) {
+          gap_written += !std::isnan(got[i]);
+          continue;
+        }
+        const bool ok = std::isfinite(got[i]) && std::fabs(got[i] - want[i]) <= tol.bound(want[i], mag[i]);
+        if (!ok && bad++ == 0) first_bad = i;
+      }
+      INFO((inclusive ? "inclusive" : "exclusive") << (fp16 ? " fp16" : " fp32") << ": " << bad
+                                                   << " wrong, first at " << first_bad << " (got "
+                                                   << (first_bad >= 0 ? got[first_bad] : 0.0) << ", want "
+                                                   << (first_bad >= 0 ? want[first_bad] : 0.0) << "); "
+                                                   << gap_written << " gap elements written");
+      CHECK(bad == 0);
+      CHECK(gap_written == 0);
+    }
+  }
+}
+
+template <class OffT>
+void check_all(const Segs& c, const std::string& what, std::int64_t in_offset = 0) {
+  for (Dist d : {Dist::integers, Dist::normal}) check_case<OffT>(c, d, in_offset, 0, what);
+}
+
+}  // namespace
+
+TEST_CASE("ragged: every benchmark distribution, int32 and int64 offsets, vs FP64 and exact integers") {
+  for (const std::string& dist : bd::ragged_distributions()) {
+    const Segs c = from(bd::make_ragged_segments(dist, (std::int64_t(1) << 16) + 1237, 3));
+    check_all<std::int32_t>(c, dist);
+    check_case<std::int64_t>(c, Dist::uniform, 0, 0, dist);
+  }
+}
+
+TEST_CASE("[large] ragged: the distributions at 2^21 + 5 elements (many chunks)") {
+  for (const std::string& dist : bd::ragged_distributions())
+    check_all<std::int32_t>(from(bd::make_ragged_segments(dist, (std::int64_t(1) << 21) + 5, 11)), dist);
+}
+
+TEST_CASE("ragged: edge cases") {
+  SUBCASE("one segment of everything, odd sizes, unaligned input") {
+    for (std::int64_t n : {1, 2, 15, 16, 17, 255, 4095, 4097, 40001}) {
+      check_all<std::int32_t>(Segs{{0}, {n}, n, false}, "one segment n=" + std::to_string(n), 1);
+      check_all<std::int64_t>(Segs{{0}, {n}, n, false}, "one segment n=" + std::to_string(n), 0);
+    }
+  }
+  SUBCASE("a segment inside the array, with elements before and after that no segment covers") {
+    check_all<std::int32_t>(Segs{{5}, {70000}, 70011, false}, "inner segment", 3);
+  }
+  SUBCASE("empty segments, end < begin counts as empty, gaps") {
+    check_all<std::int32_t>(Segs{{0, 3, 3, 10, 9, 20, 4100}, {3, 3, 2, 17, 9, 4099, 9000}, 9007, false}, "empties");
+    check_all<std::int32_t>(Segs{{7, 7}, {7, 1}, 9, false}, "only empty segments");
+  }
+  SUBCASE("CSR row pointers (p, p + 1), rows of 0 … 40 elements") {
+    std::vector<std::int64_t> p{0};
+    for (int r = 0; r < 3000; ++r) p.push_back(p.back() + (r * 7919) % 41);
+    Segs c{std::vector<std::int64_t>(p.begin(), p.end() - 1), std::vector<std::int64_t>(p.begin() + 1, p.end()),
+           p.back(), false};
+    check_all<std::int32_t>(c, "csr");
+  }
+  SUBCASE("segments of one element, and lengths 1 … 40 in turn") {
+    Segs ones, mixed;
+    for (int i = 0; i < 5000; ++i) {
+      ones.b.push_back(i);
+      ones.e.push_back(i + 1);
+    }
+    ones.n = 5000;
+    for (std::int64_t at = 0, len = 1; at < 30000; at += len, len = len % 40 + 1) {
+      mixed.b.push_back(at);
+      mixed.e.push_back(at + len);
+      mixed.n = at + len;
+    }
+    check_all<std::int32_t>(ones, "length 1", 1);
+    check_all<std::int32_t>(mixed, "lengths 1..40", 0);
+  }
+  SUBCASE("overlapping and unordered segments (reduce only)") {
+    Segs c{{100, 0, 50, 0, 3000, 10}, {200, 5000, 60, 1, 2000, 4096}, 5000, true};
+    check_all<std::int32_t>(c, "overlapping");
+    check_all<std::int64_t>(Segs{{40, 0}, {50, 40}, 60, false}, "unordered, not overlapping (scans too)");
+  }
+}
+
+TEST_CASE("ragged: zero segments is success with nothing written; invalid arguments") {
+  tcu::DeviceBuffer<float> out(4);
+  tcu::DeviceBuffer<int> off(4);
+  tcu::DeviceBuffer<__half> in(4);
+  tcu::poison_device(out.data(), out.bytes());
+  const int* no = nullptr;
+  CHECK(tcu::DeviceSegmentedReduce::Sum(in.data(), out.data(), 0, no, no) == cudaSuccess);
+  CHECK(tcu::DeviceSegmentedScan::InclusiveSum(in.data(), out.data(), 0, off.data(), off.data()) == cudaSuccess);
+  CHECK(tcu::DeviceSegmentedReduce::Sum(in.data(), out.data(), -1, off.data(), off.data()) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceSegmentedReduce::Sum(in.data(), out.data(), 2, no, off.data()) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceSegmentedScan::ExclusiveSum(in.data(), out.data(), 2, off.data(), no) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceSegmentedScan::ExclusiveSum(in.data(), reinterpret_cast<float*>(out.data()) + 0, 2,
+                                               reinterpret_cast<const int*>(reinterpret_cast<const char*>(off.data()) + 2),
+                                               off.data()) == cudaErrorInvalidValue);
+  TCU_CUDA_CHECK(cudaDeviceSynchronize());
+  for (float f : to_host(out.data(), 4)) CHECK(std::isnan(f));
+}
+
+TEST_CASE("ragged: a non-blocking stream, and the same bits run after run") {
+  cudaStream_t stream;
+  TCU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const bd::RaggedSegments r = bd::make_ragged_segments("zipf", (std::int64_t(1) << 18) + 3, 5);
+  check_case<std::int32_t>(from(r), Dist::normal, 1, stream, "zipf on a non-blocking stream");
+  const std::int64_t n = r.n, ns = r.num_segments();
+  tcu::DeviceBuffer<__half> in(n + 1);
+  tcu::fill_device(in.data() + 1, n, Dist::normal, kSeed, stream);
+  const std::vector<std::int32_t> hb(r.begin.begin(), r.begin.end()), he(r.end.begin(), r.end.end());
+  tcu::DeviceBuffer<std::int32_t> db = to_device(hb), de = to_device(he);
+  tcu::DeviceBuffer<float> a(n), b(n);
+  for (int rep = 0; rep < 2; ++rep) {
+    tcu::DeviceBuffer<float>& o = rep == 0 ? a : b;
+    tcu::poison_device(o.data(), o.bytes(), stream);
+    TCU_CUDA_CHECK(tcu::DeviceSegmentedScan::InclusiveSum(in.data() + 1, o.data(), ns, db.data(), de.data(), stream));
+  }
+  TCU_CUDA_CHECK(cudaStreamSynchronize(stream));
+  CHECK(std::memcmp(to_host(a.data(), n).data(), to_host(b.data(), n).data(), n * 4) == 0);
+  for (int rep = 0; rep < 2; ++rep)
+    TCU_CUDA_CHECK(tcu::DeviceSegmentedReduce::Sum(in.data() + 1, (rep == 0 ? a : b).data(), ns, db.data(), de.data(),
+                                                   stream));
+  TCU_CUDA_CHECK(cudaStreamSynchronize(stream));
+  CHECK(std::memcmp(to_host(a.data(), ns).data(), to_host(b.data(), ns).data(), ns * 4) == 0);
+  TCU_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+// Past 2^31 elements with int64 offsets: integer inputs (exact), four segments, one of them
+// crossing 2^31; the reference is computed from the generator while streaming the output back.
+TEST_CASE("[large] ragged: n = 2^31 + 5 with int64 offsets, exact") {
+  const std::int64_t n = (std::int64_t(1) << 31) + 5;
+  std::size_t free_b = 0, total_b = 0;
+  TCU_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  if (free_b < static_cast<std::size_t>(n) * 6 + (std::size_t(1) << 30)) {
+    MESSAGE("not enough device memory for n = " << n);
+    return;
+  }
+  const std::vector<std::int64_t> hb{0, 1000, (std::int64_t(1) << 31) - 77, (std::int64_t(1) << 31) + 1};
+  const std::vector<std::int64_t> he{1000, (std::int64_t(1) << 31) - 80, (std::int64_t(1) << 31) + 1, n};
+  tcu::DeviceBuffer<std::int64_t> db = to_device(hb), de = to_device(he);
+  tcu::DeviceBuffer<__half> in(static_cast<std::size_t>(n));
+  tcu::fill_device(in.data(), static_cast<std::size_t>(n), Dist::integers, kSeed);
+  tcu::DeviceBuffer<float> out(static_cast<std::size_t>(n));
+  tcu::poison_device(out.data(), out.bytes());
+  TCU_CUDA_CHECK(tcu::DeviceSegmentedScan::InclusiveSum(in.data(), out.data(), 4, db.data(), de.data()));
+  TCU_CUDA_CHECK(cudaDeviceSynchronize());
+  constexpr std::int64_t kPiece = std::int64_t(1) << 24;
+  std::vector<float> got(kPiece);
+  std::int64_t prefix = 0, bad = 0, gap_written = 0, seg = 0;
+  std::vector<std::int64_t> sums(4, 0);
+  for (std::int64_t base = 0; base < n; base += kPiece) {
+    const std::int64_t len = std::min(kPiece, n - base);
+    TCU_CUDA_CHECK(cudaMemcpy(got.data(), out.data() + base, len * 4, cudaMemcpyDeviceToHost));
+    for (std::int64_t i = base; i < base + len; ++i) {
+      while (seg < 4 && i >= he[seg]) ++seg;
+      if (seg == 4 || i < hb[seg]) {
+        gap_written += !std::isnan(got[i - base]);
+        continue;
+      }
+      if (i == hb[seg]) prefix = 0;
+      prefix += static_cast<std::int64_t>(tcu::sample_value(Dist::integers, kSeed, i));
+      sums[seg] = prefix;
+      bad += static_cast<double>(got[i - base]) != static_cast<double>(prefix);
+    }
+  }
+  CHECK(bad == 0);
+  CHECK(gap_written == 0);
+  TCU_CUDA_CHECK(tcu::DeviceSegmentedReduce::Sum(in.data(), out.data(), 4, db.data(), de.data()));
+  const std::vector<float> r = to_host(out.data(), 4);
+  for (int s = 0; s < 4; ++s) CHECK(static_cast<double>(r[s]) == static_cast<double>(sums[s]));
+}

@@ -1,0 +1,244 @@
+// Chapter 05, host tests of lesson 5 (ragged segments): a host model of a tile's flagged scan
+// (row scans A·U where segments start on row starts only, lane scans elsewhere, the flagged
+// scan over the lanes) against a direct segmented scan; the block tile's marks (heads, off,
+// last elements) from the offsets, walking segments from a cursor as the kernel does; chunks
+// that cover the range exactly; the benchmark's offset generators; the argument checks and
+// overload resolution of the offset API (no GPU needed).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "05_block_grid/bench/ragged_offsets.hpp"
+#include "05_block_grid/tcu_device.cuh"
+
+namespace bd = tcu::bench::device;
+
+namespace {
+
+// The host model of scan_ragged_tile (common/tensor_core/ragged.cuh) on one 256-element tile:
+// lane L holds elements 8L … 8L+7; returns v[e], the sum from the last head at or before e (or
+// from the tile's start plus `carry`).
+std::vector<double> model_tile_scan(const std::vector<double>& x, const std::vector<bool>& head, double carry) {
+  double r[256];
+  bool inside = false;  // a head that is not a row start
+  for (int e = 0; e < 256; ++e) inside = inside || (head[e] && e % 16 != 0);
+  if (!inside) {  // R = A·U: R[i][j] = Σ_{k <= j} A[i][k]; lane 2i+1 keeps R[i][8 + j] − R[i][7]
+    for (int i = 0; i < 16; ++i) {
+      double row[16];
+      for (int j = 0; j < 16; ++j) {
+        row[j] = 0;
+        for (int k = 0; k < 16; ++k) row[j] += x[i * 16 + k] * (k <= j ? 1.0 : 0.0);
+      }
+      for (int j = 0; j < 16; ++j) r[i * 16 + j] = j < 8 ? row[j] : row[j] - row[7];
+    }
+  } else {
+    for (int l = 0; l < 32; ++l) {
+      double s = 0;
+      for (int j = 0; j < 8; ++j) {
+        if (head[8 * l + j]) s = 0;
+        s += x[8 * l + j];
+        r[8 * l + j] = s;
+      }
+    }
+  }
+  // the flagged inclusive scan of the lane totals (Hillis–Steele, as the shuffles do it)
+  double inc[32];
+  bool hd[32];
+  for (int l = 0; l < 32; ++l) {
+    inc[l] = r[8 * l + 7];
+    hd[l] = false;
+    for (int j = 0; j < 8; ++j) hd[l] = hd[l] || head[8 * l + j];
+  }
+  for (int d = 1; d < 32; d *= 2) {
+    double ni[32];
+    bool nh[32];
+    for (int l = 0; l < 32; ++l) {
+      ni[l] = inc[l];
+      nh[l] = hd[l];
+      if (l >= d) {
+        if (!hd[l]) ni[l] = inc[l - d] + inc[l];
+        nh[l] = hd[l] || hd[l - d];
+      }
+    }
+    std::copy(ni, ni + 32, inc);
+    std::copy(nh, nh + 32, hd);
+  }
+  std::vector<double> v(256);
+  for (int l = 0; l < 32; ++l) {
+    const double ex = l == 0 ? 0 : inc[l - 1];
+    const bool ex_head = l == 0 ? false : hd[l - 1];
+    bool started = false;
+    for (int j = 0; j < 8; ++j) {
+      started = started || head[8 * l + j];
+      const double rj = r[8 * l + j];
+      v[8 * l + j] = started ? rj : ex_head ? rj + ex : rj + ex + carry;
+    }
+  }
+  return v;
+}
+
+std::vector<double> direct_scan(const std::vector<double>& x, const std::vector<bool>& head, double carry) {
+  std::vector<double> v(256);
+  double s = carry;
+  for (int e = 0; e < 256; ++e) {
+    if (head[e]) s = 0;
+    s += x[e];
+    v[e] = s;
+  }
+  return v;
+}
+
+// The marks of one block tile as mark_block_tile computes them, walking segments from `cur`.
+struct Marks {
+  std::vector<bool> head, off, last;
+  std::int64_t following;
+};
+Marks model_marks(const bd::RaggedSegments& s, std::int64_t cur, std::int64_t t0, std::int64_t len, std::int64_t va,
+                  std::int64_t vb) {
+  Marks m{std::vector<bool>(len), std::vector<bool>(len), std::vector<bool>(len), s.num_segments()};
+  for (std::int64_t e = t0; e < t0 + len; ++e) m.off[e - t0] = e < va || e >= vb;
+  const std::int64_t ns = s.num_segments();
+  for (std::int64_t k = cur; k < ns; ++k) {
+    const std::int64_t b = s.begin[k], e = std::max(s.end[k], b);
+    if (b >= t0 + len) {
+      m.following = k;
+      break;
+    }
+    if (e > b) {
+      if (b >= va && b < vb) m.head[b - t0] = true;
+      if (e - 1 >= va && e - 1 < vb) m.last[e - 1 - t0] = true;
+    }
+    const std::int64_t gap_end = std::min(k + 1 < ns ? s.begin[k + 1] : vb, vb);
+    for (std::int64_t g = std::max(e, va); g < gap_end; ++g) m.off[g - t0] = true;
+  }
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("the tile's flagged scan (A·U or lane scans, then the lanes) equals a segmented scan") {
+  std::mt19937_64 rng(1);
+  for (int trial = 0; trial < 400; ++trial) {
+    std::vector<double> x(256);
+    std::vector<bool> head(256);
+    for (double& v : x) v = static_cast<double>(static_cast<int>(rng() % 9) - 4);  // integers: exact
+    const int kind = trial % 4;  // no heads; heads on row starts only; a few anywhere; many anywhere
+    for (int e = 0; e < 256; ++e) {
+      if (kind == 1) head[e] = e % 16 == 0 && rng() % 3 == 0;
+      if (kind == 2) head[e] = rng() % 40 == 0;
+      if (kind == 3) head[e] = rng() % 3 == 0;
+    }
+    const double carry = static_cast<double>(rng() % 100) - 50;
+    CHECK(model_tile_scan(x, head, carry) == direct_scan(x, head, carry));
+  }
+}
+
+TEST_CASE("a block tile's marks: heads, off (gaps and outside the chunk), last elements, next cursor") {
+  for (const char* dist : {"with_empty", "uniform_1_32", "one_huge_many_tiny", "fixed_100"}) {
+    const bd::RaggedSegments s = bd::make_ragged_segments(dist, 50000, 9);
+    constexpr std::int64_t kTile = 4096;
+    const std::int64_t c0 = 1234, c1 = 40000;  // a chunk that does not start on a block tile
+    // the first segment ending after c0, by binary search (ends never decrease)
+    const std::int64_t first = std::upper_bound(s.end.begin(), s.end.end(), c0) - s.end.begin();
+    std::int64_t cur = first > 0 ? first - 1 : 0;
+    for (std::int64_t t0 = c0 / kTile * kTile; t0 < c1; t0 += kTile) {
+      const std::int64_t va = std::max(t0, c0), vb = std::min(t0 + kTile, c1);
+      const Marks m = model_marks(s, cur, t0, kTile, va, vb);
+      for (std::int64_t e = t0; e < t0 + kTile; ++e) {  // against a direct classification of e
+        bool in = false, starts = false, ends = false;
+        for (std::int64_t k = 0; k < s.num_segments(); ++k) {
+          if (s.begin[k] <= e && e < s.end[k]) in = true;
+          if (s.end[k] > s.begin[k] && s.begin[k] == e) starts = true;
+          if (s.end[k] > s.begin[k] && s.end[k] - 1 == e) ends = true;
+        }
+        const bool owned = e >= va && e < vb;
+        INFO(dist << " element " << e);
+        CHECK(m.off[e - t0] == (!owned || !in));
+        CHECK(m.head[e - t0] == (owned && starts));
+        CHECK(m.last[e - t0] == (owned && ends));
+      }
+      cur = std::max(cur, m.following - 1);
+    }
+  }
+}
+
+TEST_CASE("chunks cover the range exactly, in whole block tiles") {
+  for (std::int64_t lo : {0, 5, 4096, 123457})
+    for (std::int64_t len : {1, 4095, 4097, 1000003})
+      for (int chunks : {1, 3, 264, 528}) {
+        const std::int64_t hi = lo + len, t0 = lo / 4096 * 4096;
+        const std::int64_t clen = ((hi - t0 + chunks - 1) / chunks + 4095) / 4096 * 4096;
+        std::int64_t covered = lo;
+        for (int b = 0; b < chunks; ++b) {
+          const std::int64_t c0 = std::max(t0 + b * clen, lo), c1 = std::min(t0 + (b + 1) * clen, hi);
+          if (c0 >= c1) continue;
+          CHECK(c0 == covered);
+          covered = c1;
+        }
+        CHECK(covered == hi);
+      }
+}
+
+TEST_CASE("the benchmark's offset generators") {
+  const std::int64_t n = 1 << 20;
+  for (const std::string& dist : bd::ragged_distributions()) {
+    const bd::RaggedSegments s = bd::make_ragged_segments(dist, n, 42);
+    INFO(dist);
+    REQUIRE(s.num_segments() > 0);
+    std::int64_t covered = 0, prev_end = 0, empties = 0, gaps = 0;
+    for (std::int64_t k = 0; k < s.num_segments(); ++k) {
+      CHECK(s.begin[k] >= prev_end);  // ordered, no overlap
+      CHECK(s.end[k] >= s.begin[k]);
+      CHECK(s.end[k] <= n);
+      gaps += s.begin[k] > prev_end;
+      empties += s.end[k] == s.begin[k];
+      covered += s.end[k] - s.begin[k];
+      prev_end = s.end[k];
+    }
+    CHECK(covered == s.covered);
+    CHECK(bd::make_ragged_segments(dist, n, 42).begin == s.begin);  // a fixed seed, the same segments
+    if (dist == "with_empty") {
+      CHECK(empties > 0);
+      CHECK(gaps > 0);
+      CHECK(s.mean_length() == doctest::Approx(32).epsilon(0.05));
+    } else {
+      CHECK(empties == 0);
+      CHECK(gaps == 0);
+    }
+    if (dist == "fixed_17") CHECK(s.max_length == 17);
+    if (dist == "uniform_1_32") CHECK(s.mean_length() == doctest::Approx(16.5).epsilon(0.05));
+    if (dist == "zipf") CHECK(s.max_length <= (1 << 20));
+    if (dist == "one_huge_many_tiny") CHECK(s.max_length == n / 2);
+  }
+}
+
+TEST_CASE("the offset API: argument checks, and an integer segment size still picks the fixed-size overload") {
+  const __half* in = reinterpret_cast<const __half*>(std::uintptr_t(256));
+  float* out = reinterpret_cast<float*>(std::uintptr_t(512));
+  __half* hout = reinterpret_cast<__half*>(std::uintptr_t(512));
+  const int* b32 = reinterpret_cast<const int*>(std::uintptr_t(1024));
+  const std::int64_t* b64 = reinterpret_cast<const std::int64_t*>(std::uintptr_t(2048));
+  CHECK(tcu::DeviceSegmentedReduce::Sum(in, out, -1, b32, b32) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceSegmentedReduce::Sum(in, out, 0, b32, b32) == cudaSuccess);
+  CHECK(tcu::DeviceSegmentedReduce::Sum(nullptr, nullptr, 0, b64, b64) == cudaSuccess);
+  CHECK(tcu::DeviceSegmentedReduce::Sum(in, out, 3, static_cast<const int*>(nullptr), b32) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceSegmentedReduce::Sum(in, nullptr, 3, b64, b64) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceSegmentedScan::InclusiveSum(in, hout, 3, b32, reinterpret_cast<const int*>(std::uintptr_t(1026))) ==
+        cudaErrorInvalidValue);
+  CHECK(tcu::DeviceSegmentedScan::ExclusiveSum(reinterpret_cast<const __half*>(std::uintptr_t(257)), out, 3, b64,
+                                               b64) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceSegmentedScan::InclusiveSum(in, reinterpret_cast<float*>(std::uintptr_t(514)), 3, b32, b32) ==
+        cudaErrorInvalidValue);
+  // literal segment sizes: the fixed-size overloads (0 is a size here, not a null pointer)
+  CHECK(tcu::DeviceSegmentedReduce::Sum(in, out, 3, 0) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceSegmentedReduce::Sum(nullptr, nullptr, 0, 17) == cudaSuccess);
+  CHECK(tcu::DeviceSegmentedScan::InclusiveSum(in, out, 2, -1) == cudaErrorInvalidValue);
+  CHECK(tcu::DeviceSegmentedScan::ExclusiveSum(in, hout, 0, 100, cudaStream_t{}) == cudaSuccess);
+  CHECK(tcu::parse_device_reduce_algorithm("ragged") == tcu::DeviceReduceAlgorithm::ragged);
+  CHECK(tcu::parse_device_scan_algorithm("ragged") == tcu::DeviceScanAlgorithm::ragged);
+  CHECK(tcu::device_scan_algorithm_supports(tcu::DeviceScanAlgorithm::ragged, 5, 17));
+  CHECK(tcu::device_reduce_sum(tcu::DeviceReduceAlgorithm::ragged, in, out, -2, 17) == cudaErrorInvalidValue);
+}
