@@ -149,7 +149,8 @@ struct alignas(128) WalkSmem {
   unsigned rel[kSums ? kRaggedTileElems : 1];  // sums: index − cursor of the segment ending here
   float warp_total[tc::kBlockWarps], warp_carry[tc::kBlockWarps];
   int warp_head[tc::kBlockWarps];
-  float block_carry, head_part;
+  double block_carry;  // a chunk carries across thousands of block tiles: no fp32 chain of roundings
+  float head_part;
   long long s_open, s_close, cursor;
 };
 
@@ -262,10 +263,10 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
     __syncthreads();
     // 4. the warps' carries: the block carry, then the warp totals, restarting at heads (fixed order)
     if (threadIdx.x == 0) {
-      float bc = sm.block_carry;
+      double bc = sm.block_carry;
       for (int w = 0; w < tc::kBlockWarps; ++w) {
-        sm.warp_carry[w] = bc;
-        bc = sm.warp_head[w] ? sm.warp_total[w] : bc + sm.warp_total[w];
+        sm.warp_carry[w] = static_cast<float>(bc);
+        bc = sm.warp_head[w] ? static_cast<double>(sm.warp_total[w]) : bc + sm.warp_total[w];
       }
       sm.block_carry = bc;
     }
@@ -300,9 +301,9 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
   if (kSums && threadIdx.x == 0) {  // the chunk's parts of the segments that span chunks
     ChunkSums rec;
     rec.head_state = sm.s_open < 0 ? kNone : sm.s_open == sm.s_close ? kThrough : kEnds;
-    rec.head_part = rec.head_state == kThrough ? sm.block_carry : sm.head_part;
+    rec.head_part = rec.head_state == kThrough ? static_cast<float>(sm.block_carry) : sm.head_part;
     rec.tail_seg = sm.s_close >= 0 && sm.s_close != sm.s_open ? sm.s_close : -1;
-    rec.tail = sm.block_carry;
+    rec.tail = static_cast<float>(sm.block_carry);
     sums[blockIdx.x] = rec;
   }
 }
