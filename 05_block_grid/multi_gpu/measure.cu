@@ -27,10 +27,10 @@ namespace tcu::multi_gpu::bench {
 const char* op_name(Op op) {
   switch (op) {
     case Op::reduce: return "reduce";
-    case Op::inclusive_scan: return "inclusive_scan";
+    case Op::inclusive_scan: return "scan";  // as chapter 05's sweep names the inclusive scan
     case Op::exclusive_scan: return "exclusive_scan";
     case Op::reduce_from_host: return "reduce_from_host";
-    case Op::inclusive_scan_from_host: return "inclusive_scan_from_host";
+    case Op::inclusive_scan_from_host: return "scan_from_host";
   }
   return "?";
 }
