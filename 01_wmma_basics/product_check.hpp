@@ -104,17 +104,7 @@ VerifyResult verify_tile(const std::vector<TD>& d_host, Layout ld_layout, std::s
 
 // Two checks of the same kind (e.g. two seeds) as one: the worst of both.
 inline VerifyResult merge(VerifyResult x, const VerifyResult& y) {
-  if (x.first_bad < 0 && y.first_bad >= 0) {
-    x.first_bad = static_cast<std::int64_t>(x.count) + y.first_bad;
-    x.got_at_first_bad = y.got_at_first_bad;
-    x.want_at_first_bad = y.want_at_first_bad;
-  }
-  x.count += y.count;
-  x.mismatches += y.mismatches;
-  x.non_finite += y.non_finite;
-  x.max_abs_err = std::max(x.max_abs_err, y.max_abs_err);
-  x.max_rel_err = std::max(x.max_rel_err, y.max_rel_err);
-  x.pass = x.pass && y.pass;
+  merge_part(x, y, static_cast<std::int64_t>(x.count));
   return x;
 }
 

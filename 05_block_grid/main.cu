@@ -74,6 +74,10 @@ int main(int argc, char** argv) {
       "  offsets and outputs. CSV columns: op,distribution,mean_length,num_segments,n,algo,out_type,ms,\n"
       "  gelem_per_s,pct_of_limit,max_rel_err,pass");
   if (int code = tcu::handle_cli(cli, argc, argv); code >= 0) return code;
+  if (!ragged && (distribution != "all" || !baselines_only.empty()))
+    return cli.usage_error("--distribution and --baselines-only go with --ragged");
+  if (ragged && (common.sweep || op != "all" || common.algo != "all"))
+    return cli.usage_error("--ragged runs its own rows: it takes no --sweep, --op or --algo");
   if (n < 0) n = common.sweep || ragged ? (std::int64_t(1) << 28) : (std::int64_t(1) << 24);
   for (std::int64_t segment : segments)
     if (!common.sweep && !ragged && (op == "all" || op.rfind("segmented", 0) == 0) && segment > n) {
@@ -90,17 +94,8 @@ int main(int argc, char** argv) {
       out << tcu::describe(info) << "\nbaselines built against CCCL " << tcu::format_cccl_version(tcu::built_cccl_version())
           << "\n";
     const tcu::BandwidthProbe probe = tcu::run_bandwidth_probe();
-    if (ragged) {
-      bd::RaggedOptions ro;
-      ro.n = n;
-      if (distribution != "all") ro.distributions = {distribution};
-      ro.baselines_only = baselines_only;
-      ro.dist = common.dist_value();
-      ro.seed = static_cast<std::uint64_t>(common.seed);
-      ro.timing = tcu::TimingConfig{static_cast<int>(common.warmup), static_cast<int>(common.repeat)};
-      ro.verify = !common.no_verify;
-      ro.progress = !common.json;
-      const bd::Report rep = bd::run_ragged_benchmarks(ro, probe.read_stream.gb_per_s(), probe.copy.gb_per_s());
+    // One report: JSON, or the table with its notes; the CSV; the exit code.
+    auto finish = [&](const bd::Report& rep, const char* pct_of_limit) {
       if (common.json) {
         out << tcu::JsonObject()
                    .add("program", prog)
@@ -114,14 +109,27 @@ int main(int argc, char** argv) {
       } else {
         out << "read stream (same run): " << probe.read_stream.gb_per_s() << " GB/s; copy: "
             << probe.copy.gb_per_s() << " GB/s (read + written)\n"
-            << "pct_of_limit: % of the read stream (reduce) or of the copy (scan), counting input, offsets "
-               "(int32 begin and end) and outputs\n\n"
+            << "pct_of_limit: " << pct_of_limit << "\n\n"
             << rep.table.to_text();
         for (const std::string& note : rep.notes) out << "note: " << note << "\n";
         out << (rep.all_passed ? "\nAll checks PASS.\n" : "\nSome checks FAILED.\n");
       }
       if (!common.csv.empty()) tcu::write_text_file(common.csv, rep.table.to_csv());
       return rep.all_passed ? tcu::kExitOk : tcu::kExitVerificationFailed;
+    };
+    if (ragged) {
+      bd::RaggedOptions ro;
+      ro.n = n;
+      if (distribution != "all") ro.distributions = {distribution};
+      ro.baselines_only = baselines_only;
+      ro.dist = common.dist_value();
+      ro.seed = static_cast<std::uint64_t>(common.seed);
+      ro.timing = tcu::TimingConfig{static_cast<int>(common.warmup), static_cast<int>(common.repeat)};
+      ro.verify = !common.no_verify;
+      ro.progress = !common.json;
+      return finish(bd::run_ragged_benchmarks(ro, probe.read_stream.gb_per_s(), probe.copy.gb_per_s()),
+                    "% of the read stream (reduce) or of the copy (scan), counting input, offsets (int32 begin "
+                    "and end) and outputs");
     }
     bd::Options o;
     o.n = n;
@@ -144,25 +152,6 @@ int main(int argc, char** argv) {
     o.progress = !common.json;
     const bd::Report rep = bd::run_benchmarks(o, probe.read_stream.gb_per_s(), probe.copy.gb_per_s());
     if (auto why = tcu::missing_variant(rep.table, common.algo)) return cli.usage_error(*why);
-    if (common.json) {
-      out << tcu::JsonObject()
-                 .add("program", prog)
-                 .add("device", info)
-                 .add("cccl", "CCCL " + tcu::format_cccl_version(tcu::built_cccl_version()))
-                 .add("read_stream_gb_per_s", probe.read_stream.gb_per_s())
-                 .add("copy_gb_per_s", probe.copy.gb_per_s())
-                 .add("results", rep.table)
-                 .add("all_passed", rep.all_passed)
-                 .dump();
-    } else {
-      out << "read stream (same run): " << probe.read_stream.gb_per_s() << " GB/s; copy: " << probe.copy.gb_per_s()
-          << " GB/s (read + written)\n"
-          << "pct_of_limit: % of the read stream (reductions) or of the copy (scans, bytes read + written)\n\n"
-          << rep.table.to_text();
-      for (const std::string& note : rep.notes) out << "note: " << note << "\n";
-      out << (rep.all_passed ? "\nAll checks PASS.\n" : "\nSome checks FAILED.\n");
-    }
-    if (!common.csv.empty()) tcu::write_text_file(common.csv, rep.table.to_csv());
-    return rep.all_passed ? tcu::kExitOk : tcu::kExitVerificationFailed;
+    return finish(rep, "% of the read stream (reductions) or of the copy (scans, bytes read + written)");
   });
 }

@@ -67,28 +67,34 @@ struct VerifyResult {
 VerifyResult verify_doubles(const double* got, const double* want, const double* magnitude,
                             std::size_t n, const Tolerance& tol);
 
+// `part`, the check of the elements from index `base` on, folded into `into`: the first failure,
+// the counts, the worst errors (checks of pieces of one array, or of two runs of the same kind).
+inline void merge_part(VerifyResult& into, const VerifyResult& part, std::int64_t base) {
+  if (part.first_bad >= 0 && into.first_bad < 0) {
+    into.first_bad = base + part.first_bad;
+    into.got_at_first_bad = part.got_at_first_bad;
+    into.want_at_first_bad = part.want_at_first_bad;
+  }
+  into.count += part.count;
+  into.mismatches += part.mismatches;
+  into.non_finite += part.non_finite;
+  into.max_abs_err = std::fmax(into.max_abs_err, part.max_abs_err);
+  into.max_rel_err = std::fmax(into.max_rel_err, part.max_rel_err);
+  into.pass = into.pass && part.pass;
+}
+
 template <class T>
 VerifyResult verify(const T* got, const double* want, const double* magnitude, std::size_t n,
                     const Tolerance& tol) {
   VerifyResult r;
-  r.count = n;
   // Convert in chunks of 256 so that 2^28 elements need no 2 GiB temporary.
   double buf[256];
   for (std::size_t base = 0; base < n; base += 256) {
     const std::size_t len = (n - base < 256) ? n - base : 256;
     for (std::size_t i = 0; i < len; ++i) buf[i] = to_double(got[base + i]);
-    VerifyResult part = verify_doubles(buf, want + base, magnitude ? magnitude + base : nullptr, len, tol);
-    if (part.first_bad >= 0 && r.first_bad < 0) {
-      r.first_bad = static_cast<std::int64_t>(base) + part.first_bad;
-      r.got_at_first_bad = part.got_at_first_bad;
-      r.want_at_first_bad = part.want_at_first_bad;
-    }
-    r.mismatches += part.mismatches;
-    r.non_finite += part.non_finite;
-    r.max_abs_err = std::fmax(r.max_abs_err, part.max_abs_err);
-    r.max_rel_err = std::fmax(r.max_rel_err, part.max_rel_err);
+    merge_part(r, verify_doubles(buf, want + base, magnitude ? magnitude + base : nullptr, len, tol),
+               static_cast<std::int64_t>(base));
   }
-  r.pass = (r.mismatches == 0 && r.non_finite == 0);
   return r;
 }
 

@@ -9,29 +9,16 @@
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
 
+#include "05_block_grid/bench/cub_call.cuh"
 #include "common/tensor_core/launch.hpp"
 
 namespace tcu::bench::device {
 namespace {
 
-struct HalfToFloat {
-  __host__ __device__ float operator()(__half h) const { return __half2float(h); }
-};
 struct SegmentOf {
   std::int64_t size;
   __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i / size; }
 };
-
-// CUB's two-call protocol with the temporary storage from the pool.
-template <class Call>
-cudaError_t with_temp(Call&& call, cudaStream_t stream) {
-  std::size_t bytes = 0;
-  if (cudaError_t e = call(nullptr, bytes); e != cudaSuccess) return e;
-  tc::TempBuffer<unsigned char> temp;
-  if (cudaError_t e = temp.allocate(static_cast<std::int64_t>(bytes > 0 ? bytes : 1), stream); e != cudaSuccess)
-    return e;
-  return call(temp.get(), bytes);
-}
 
 }  // namespace
 

@@ -14,6 +14,7 @@
 #include "common/check.cuh"
 #include "common/device_buffer.cuh"
 #include "common/reference.hpp"
+#include "05_block_grid/bench/cub_call.cuh"
 #include "common/tensor_core/launch.hpp"
 #include "common/throughput.hpp"
 
@@ -29,21 +30,6 @@ namespace tcu::bench::device {
 bool cub_segmented_scan_available() { return TCU_HAVE_CUB_SEGMENTED_SCAN; }
 
 namespace {
-
-struct HalfToFloat {
-  __host__ __device__ float operator()(__half h) const { return __half2float(h); }
-};
-
-// CUB's two-call protocol, the temporary storage from the library's pool (not timed apart).
-template <class Call>
-cudaError_t with_temp(Call&& call, cudaStream_t stream) {
-  std::size_t bytes = 0;
-  if (cudaError_t e = call(nullptr, bytes); e != cudaSuccess) return e;
-  tc::TempBuffer<unsigned char> temp;
-  if (cudaError_t e = temp.allocate(static_cast<std::int64_t>(bytes > 0 ? bytes : 1), stream); e != cudaSuccess)
-    return e;
-  return call(temp.get(), bytes);
-}
 
 struct Job {
   std::string algo;

@@ -93,20 +93,6 @@ void fill_host_parallel(__half* out, std::int64_t n, Dist dist, std::uint64_t se
   });
 }
 
-void merge(VerifyResult& into, const VerifyResult& part, std::int64_t base) {
-  if (part.first_bad >= 0 && into.first_bad < 0) {
-    into.first_bad = base + part.first_bad;
-    into.got_at_first_bad = part.got_at_first_bad;
-    into.want_at_first_bad = part.want_at_first_bad;
-  }
-  into.count += part.count;
-  into.mismatches += part.mismatches;
-  into.non_finite += part.non_finite;
-  into.max_abs_err = std::fmax(into.max_abs_err, part.max_abs_err);
-  into.max_rel_err = std::fmax(into.max_rel_err, part.max_rel_err);
-  into.pass = into.mismatches == 0 && into.non_finite == 0;
-}
-
 PrefixReference::PrefixReference(const __half* x, std::int64_t n, int threads) : x_(x), n_(n), threads_(threads) {
   const std::int64_t blocks = ceil_div(n, kBlock);
   std::vector<SumRef> b(static_cast<std::size_t>(blocks));
@@ -159,13 +145,13 @@ VerifyResult PrefixReference::check_scan(const float* got, std::int64_t first, s
         }
         g[j] = got[base + j];
       }
-      merge(r, verify_doubles(g, w, m, static_cast<std::size_t>(len), tol), base - lo);
+      merge_part(r, verify_doubles(g, w, m, static_cast<std::size_t>(len), tol), base - lo);
     }
     results[p] = r;
     bases[p] = lo;
   });
   VerifyResult all;
-  for (int p = 0; p < parts; ++p) merge(all, results[p], bases[p]);
+  for (int p = 0; p < parts; ++p) merge_part(all, results[p], bases[p]);
   return all;
 }
 
@@ -456,7 +442,7 @@ struct Runner {
     for (std::int64_t c = 0; c < count; c += chunk) {
       const std::int64_t len = std::min(chunk, count - c);
       TCU_CUDA_CHECK(cudaMemcpy(h.data(), d_out + c, static_cast<std::size_t>(len) * 4, cudaMemcpyDeviceToHost));
-      merge(all, ref->check_scan(h.data(), first + c, len, incl, tol), c);
+      merge_part(all, ref->check_scan(h.data(), first + c, len, incl, tol), c);
     }
     return all;
   }
@@ -486,9 +472,10 @@ struct Runner {
     if (is_scan(op)) {
       if (multi)
         for (int r2 = 0; r2 < ranks; ++r2)
-          merge(r, check_scan_output(bufs[r2]->out.data(), o.devices[r2], shards[r2].first, shards[r2].count,
-                                     inclusive(op), tol),
-                shards[r2].first);
+          merge_part(r,
+                     check_scan_output(bufs[r2]->out.data(), o.devices[r2], shards[r2].first, shards[r2].count,
+                                       inclusive(op), tol),
+                     shards[r2].first);
       else
         r = check_scan_output(base->out.data(), o.devices[0], 0, total, inclusive(op), tol);
     } else {
