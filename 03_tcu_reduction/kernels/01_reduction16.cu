@@ -13,7 +13,7 @@
 // flight (16-byte vectors, 512 contiguous bytes per tile when segment_size is 16) and walks
 // the tiles grid-stride.
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/staging.cuh"
+#include "common/tensor_core/segment_rows.cuh"
 
 namespace tcu::detail::reduce {
 using namespace tc;  // the shared tensor-core vocabulary: FragA, kTile, load_segment_rows, …

@@ -6,15 +6,15 @@
 #include "common/tensor_core/launch.hpp"
 
 namespace tcu::detail::reduce {
-using namespace tc;  // the shared tensor-core vocabulary: BlockSmem, warp_range_partial, …
+using namespace tc;  // the shared tensor-core vocabulary: ReduceSmem, warp_range_partial, …
 
 constexpr std::int64_t kBlockChunk = std::int64_t(1) << 18;  // past it: equal chunks of whole block tiles
 
-__global__ void __launch_bounds__(kBlockThreads)
+__global__ void __launch_bounds__(kBlockThreads, 5)  // 5 blocks per SM (<= 48 registers) hide each one's barriers
 reduction256n_block_kernel(const __half* __restrict__ x, float* __restrict__ out, std::int64_t num_segments,
                            std::int64_t segment_size, ChunkPlan plan) {
-  BlockSmem& sm = block_smem();
-  write_block_constants(sm);  // Alg. 4: Initialize P
+  ReduceSmem& sm = block_smem<ReduceSmem>();  // Alg. 4 alone: half rounds staged (block.cuh)
+  write_block_constants(sm);                   // Alg. 4: Initialize P
   __syncthreads();
   const int warp = warp_in_block(), lane = lane_id();
   for (std::int64_t item = blockIdx.x; item < num_segments * plan.chunks_per_segment; item += gridDim.x) {
@@ -45,12 +45,12 @@ ChunkPlan split_for_blocks(std::int64_t segment_size) {
 cudaError_t launch_reduction256n_block(const __half* d_in, float* d_out, std::int64_t num_segments,
                                        std::int64_t segment_size, cudaStream_t stream) {
   // Resident blocks only (one wave): a second wave's last blocks would run alone, a tail.
-  if (cudaError_t e = allow_block_smem(reduction256n_block_kernel); e != cudaSuccess) return e;
+  if (cudaError_t e = allow_block_smem<ReduceSmem>(reduction256n_block_kernel); e != cudaSuccess) return e;
   const auto launch = [&](float* out, const ChunkPlan& plan) {
     const int grid = resident_grid_size(reinterpret_cast<const void*>(reduction256n_block_kernel), kBlockThreads,
-                                        num_segments * plan.chunks_per_segment, kBlockSmemBytes);
-    reduction256n_block_kernel<<<grid, kBlockThreads, kBlockSmemBytes, stream>>>(d_in, out, num_segments,
-                                                                                 segment_size, plan);
+                                        num_segments * plan.chunks_per_segment, kReduceSmemBytes);
+    reduction256n_block_kernel<<<grid, kBlockThreads, kReduceSmemBytes, stream>>>(d_in, out, num_segments,
+                                                                                  segment_size, plan);
     return cudaGetLastError();
   };
   return run_chunks(d_out, num_segments, split_for_blocks(segment_size), stream, launch);

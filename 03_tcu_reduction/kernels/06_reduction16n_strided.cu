@@ -10,7 +10,7 @@
 // large N). The staging also pads a segment whose size is not a multiple of 16, and loads
 // segments that start at addresses WMMA could not use directly.
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/staging.cuh"
+#include "common/tensor_core/segment_rows.cuh"
 
 namespace tcu::detail::reduce {
 using namespace tc;  // the shared tensor-core vocabulary: FragA, kTile, load_segment_rows, …

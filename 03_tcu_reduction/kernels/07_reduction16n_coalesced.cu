@@ -12,7 +12,7 @@
 // tc::warp_split_rows). Where a partial does not split (|Q| > 2^15) the columns are added in
 // fp32 instead.
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/staging.cuh"
+#include "common/tensor_core/segment_rows.cuh"
 
 namespace tcu::detail::reduce {
 using namespace tc;  // the shared tensor-core vocabulary: FragA, kTile, load_segment_rows, …

@@ -34,7 +34,7 @@
 // rounds are software-pipelined (tc::run_round_pipeline): the next round's loads are in flight
 // while this round is multiplied.
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/staging.cuh"
+#include "common/tensor_core/segment_rows.cuh"
 
 namespace tcu::detail::reduce {
 using namespace tc;  // the shared tensor-core vocabulary: FragA, kTile, load_segment_rows, …

@@ -63,6 +63,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinBlocks)
         carry = round_row_carries<kRoundTiles>(                          // 3.
             v, row_cursor_after(at, 4 * kTile * lane, s), s, carry, lane,
             [&](int, float carry_in, float pre_total, float, int, int end, std::int64_t segment) {
+              // a segment that ends in this row sums to carry_in + P; the warp writes its own only
               if (end < kTile && segment >= share.first_segment && segment < share.end_segment)
                 out[segment] = carry_in + pre_total;
             });

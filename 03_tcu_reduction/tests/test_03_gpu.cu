@@ -187,6 +187,26 @@ TEST_CASE("Reduction256N block level: segments past 2^18 split into chunks, coun
     }
 }
 
+// The block level's steps of 4 tiles per warp: segments ending inside a step, after an odd
+// number of steps, warps with no tile at all.
+TEST_CASE("Reduction256N block level: segments of a few steps, counts 1/7/37, offsets 0/3, integers bit-exact") {
+  red::CubTemp temp;
+  const auto variants = red::segmented_variants(temp);
+  const red::SegmentedVariant& blk = variant_named(variants, "reduction256n_block");
+  for (std::int64_t s : {2049, 8191, 8193, 16385, 24577, 40961, 65537, 100003})
+    for (std::int64_t ns : {1, 7, 37})
+      for (Dist dist : {Dist::integers, Dist::normal})
+        for (std::int64_t off : {0, 3}) {
+          CAPTURE(s);
+          CAPTURE(ns);
+          CAPTURE(tcu::dist_name(dist));
+          CAPTURE(off);
+          const Outcome o = run_case(blk, ns, s, dist, 77 + s + ns, off);
+          INFO(o.fp64.summary());
+          CHECK(o.fp64.pass);
+        }
+}
+
 TEST_CASE("Reduction256N block level: many chunks per segment, and the automatic choice of it [large]") {
   red::CubTemp temp;
   const auto variants = red::segmented_variants(temp);

@@ -10,7 +10,6 @@
 namespace tcu::detail::device {
 namespace {
 
-// `state`: the ticket counter, then one status word per block tile, all zero (X) at launch.
 template <class OutT, tc::ScanOutput kOut>
 __global__ void __launch_bounds__(tc::kBlockThreads, 3)
     lookback_scan_kernel(const __half* __restrict__ in, OutT* __restrict__ out, std::int64_t n,
@@ -72,9 +71,7 @@ cudaError_t launch_grid_scan_lookback(const __half* in, OutT* out, std::int64_t 
   return inclusive ? launch<OutT, tc::ScanOutput::inclusive>(in, out, n, stream, carry_in)
                    : launch<OutT, tc::ScanOutput::exclusive>(in, out, n, stream, carry_in);
 }
-template cudaError_t launch_grid_scan_lookback<__half>(const __half*, __half*, std::int64_t, bool, cudaStream_t,
-                                                       const float*);
-template cudaError_t launch_grid_scan_lookback<float>(const __half*, float*, std::int64_t, bool, cudaStream_t,
-                                                      const float*);
+template cudaError_t launch_grid_scan_lookback(const __half*, __half*, std::int64_t, bool, cudaStream_t, const float*);
+template cudaError_t launch_grid_scan_lookback(const __half*, float*, std::int64_t, bool, cudaStream_t, const float*);
 
 }  // namespace tcu::detail::device

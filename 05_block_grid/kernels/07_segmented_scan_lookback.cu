@@ -1,9 +1,8 @@
 // Lesson 4 — the segmented single-pass scan: the look-back of 06 with heads. A block tile holding
-// a segment start publishes its sum after the start as P at once, so a look-back never goes
-// further back than the block tile holding its segment's start, however many blocks the segment
-// spans. Inside the block tile heads reset the row scans (A·U when segments are whole rows, else
-// each lane's 8 elements), the warp carries and the block carry. The segmented reduction is the
-// same kernel writing only each segment's last prefix.
+// a segment start publishes its sum after the start as P at once, so a look-back never goes back
+// further than its segment's first block tile, however many blocks the segment spans. Heads also
+// reset the row scans (A·U for whole rows, else each lane's 8 elements), the warp carries and the
+// block carry. The segmented reduction is the same kernel writing only each segment's last prefix.
 #include "common/tensor_core/block_scan.cuh"
 #include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/lookback.cuh"
@@ -11,7 +10,6 @@
 namespace tcu::detail::device {
 namespace {
 
-// `state`: the ticket counter, then one status word per block tile, all zero (X) at launch.
 template <class OutT, tc::ScanOutput kOut>
 __global__ void __launch_bounds__(tc::kBlockThreads, 3)
     segmented_lookback_scan_kernel(const __half* __restrict__ in, OutT* __restrict__ out, std::int64_t n,

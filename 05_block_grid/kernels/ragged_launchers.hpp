@@ -1,12 +1,15 @@
 #pragma once
-// The launchers of lesson 5 (08_ragged_segments.cu), ragged segments given by CUB's offsets:
-// segment s = [begin[s], end[s]), empty when end <= begin; offsets are device arrays read by
-// the kernels. Host code; each returns the first launch error. The API (tcu_device.cu) checks the
-// arguments first.
+// The launchers of lessons 5 and 6 (08_ragged_reduce.cu, 09_ragged_scan.cu): segment s =
+// [begin[s], end[s]) of device offset arrays, empty when end <= begin. Host code; each returns the
+// first launch error; the API (tcu_device.cu) checks the arguments first.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
+
+namespace tcu::tc {
+struct RaggedRange;
+}
 
 namespace tcu::detail::device {
 
@@ -24,5 +27,22 @@ cudaError_t launch_ragged_reduce_fixed(const __half* in, float* out, std::int64_
 template <class OutT>
 cudaError_t launch_ragged_scan_fixed(const __half* in, OutT* out, std::int64_t num_segments, std::int64_t segment_size,
                                      bool inclusive, cudaStream_t stream);
+
+// ---- shared by both lessons (ragged_common.cu) ----
+// The covered range of the offsets and whether the segments are ordered (each starts at or after
+// the previous one's end), into *range; zero_empty (reductions): 0 into out[s] of every empty s.
+template <class OffsetT>
+cudaError_t find_ragged_range(tc::RaggedRange* range, const OffsetT* begin, const OffsetT* end,
+                              std::int64_t num_segments, float* zero_empty, cudaStream_t stream);
+cudaError_t fixed_ragged_range(tc::RaggedRange* range, std::int64_t n, cudaStream_t stream);
+// Unordered or overlapping segments: a warp per segment (correct, slower). The kernels read
+// *range on the device and return at once when the segments are ordered.
+template <class OffsetT>
+cudaError_t ragged_reduce_fallback(const __half* in, float* out, std::int64_t num_segments, const OffsetT* begin,
+                                   const OffsetT* end, const tc::RaggedRange* range, cudaStream_t stream);
+template <class OutT, class OffsetT>
+cudaError_t ragged_scan_fallback(const __half* in, OutT* out, std::int64_t num_segments, const OffsetT* begin,
+                                 const OffsetT* end, bool inclusive, const tc::RaggedRange* range,
+                                 cudaStream_t stream);
 
 }  // namespace tcu::detail::device

@@ -18,7 +18,7 @@ namespace bd = tcu::bench::device;
 
 namespace {
 
-// The host model of scan_ragged_tile (common/tensor_core/ragged.cuh) on one 256-element tile:
+// The host model of scan_ragged_tile (05_block_grid/kernels/09_ragged_scan.cu) on one 256-element tile:
 // lane L holds elements 8L … 8L+7; returns v[e], the sum from the last head at or before e (or
 // from the tile's start plus `carry`).
 std::vector<double> model_tile_scan(const std::vector<double>& x, const std::vector<bool>& head, double carry) {

@@ -1,7 +1,7 @@
 #pragma once
 // The block of the block level (Dakkak et al. Alg. 4 and 7; block_reduce.cuh, block_scan.cuh):
 // kBlockWarps warps and their shared memory. A block tile is kBlockTileElems consecutive
-// elements: warp w owns the round of kRoundTiles tiles at w·kRoundElems.
+// elements: in a scan, warp w owns the round of kRoundTiles tiles at w·kRoundElems.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -11,21 +11,22 @@
 
 namespace tcu::tc {
 
-inline constexpr int kRoundTiles = 8;                                // tiles a warp stages at once
+inline constexpr int kRoundTiles = 8;                                // tiles of a round
 inline constexpr int kRoundElems = kRoundTiles * kTileElems;         // 2048
 inline constexpr int kBlockTileElems = kBlockWarps * kRoundElems;    // 16384
 static_assert(kBlockWarps <= kTile, "the warp totals fit in one row of a tile");
 static_assert(is_pow2(kBlockTileElems), "block tiles are a power of two");
 
-// A warp's shared memory: its staged round and the scratch of its MMAs.
-struct alignas(128) WarpSmem {
-  __half round[kRoundTiles][kTileElems];
+// A warp's shared memory: the tiles it stages at once (a round) and the scratch of its MMAs.
+template <int kStaged>
+struct alignas(128) WarpSmemOf {
+  __half round[kStaged][kTileElems];
   float acc[kTileElems];                  // an fp32 accumulator stored for the lanes
   __half hi[kTileElems], lo[kTileElems];  // hi/lo split of an fp32 tile (and a masked tile)
 };
-
-struct alignas(128) BlockSmem {
-  WarpSmem warp[kBlockWarps];
+template <int kStaged>
+struct alignas(128) BlockSmemOf {
+  WarpSmemOf<kStaged> warp[kBlockWarps];
   __half p[kTileElems];     // the constant P (row 0 ones); read as FragBCol it is Pᵀ
   __half u[kTileElems];     // the constant U (upper triangle with the diagonal)
   __half mask[kTileElems];  // Alg. 7: the scan matrix of the warp totals
@@ -36,24 +37,29 @@ struct alignas(128) BlockSmem {
   float block_carry;              // the carry into the block tile
   long long ticket, next_ticket;  // work items drawn from a global counter
 };
-inline constexpr std::size_t kBlockSmemBytes = sizeof(BlockSmem);
+using WarpSmem = WarpSmemOf<kRoundTiles>;
+using BlockSmem = BlockSmemOf<kRoundTiles>;
+using ReduceSmem = BlockSmemOf<kRoundTiles / 2>;  // Alg. 4 alone: half rounds, more blocks per SM
+inline constexpr std::size_t kBlockSmemBytes = sizeof(BlockSmem), kReduceSmemBytes = sizeof(ReduceSmem);
 
 // P and U into shared memory by the whole block, before its first barrier.
-__device__ __forceinline__ void write_block_constants(BlockSmem& sm) {
+template <int kStaged>
+__device__ __forceinline__ void write_block_constants(BlockSmemOf<kStaged>& sm) {
   write_constant_tile(sm.p, ConstantMatrix::P, threadIdx.x, blockDim.x);
   write_constant_tile(sm.u, ConstantMatrix::U, threadIdx.x, blockDim.x);
 }
 
 // BlockSmem is above the 48 KB a kernel gets without asking: dynamic shared memory
-// (kBlockSmemBytes at launch), allowed per kernel by allow_block_smem (cheap to repeat).
-__device__ __forceinline__ BlockSmem& block_smem() {
+// (sizeof(Smem) at launch), allowed per kernel by allow_block_smem (cheap to repeat).
+template <class Smem = BlockSmem>
+__device__ __forceinline__ Smem& block_smem() {
   extern __shared__ __align__(128) unsigned char smem_raw[];
-  return *reinterpret_cast<BlockSmem*>(smem_raw);
+  return *reinterpret_cast<Smem*>(smem_raw);
 }
-template <class Kernel>
+template <class Smem = BlockSmem, class Kernel>
 cudaError_t allow_block_smem(Kernel* kernel) {
   return cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                              static_cast<int>(kBlockSmemBytes));
+                              static_cast<int>(sizeof(Smem)));
 }
 
 }  // namespace tcu::tc

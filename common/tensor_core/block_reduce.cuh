@@ -1,6 +1,6 @@
 #pragma once
-// Alg. 4 of Dakkak et al., the block reduction, on the block of block.cuh: every warp reduces
-// its rounds to a partial, a barrier, one warp sums the partials (X·Pᵀ).
+// Alg. 4 of Dakkak et al., the block reduction, on the block of block.cuh (BlockSmem or ReduceSmem):
+// every warp reduces its tiles to a partial, a barrier, one warp sums the partials (X·Pᵀ).
 #include <cstdint>
 
 #include "common/tensor_core/block.cuh"
@@ -9,73 +9,80 @@
 namespace tcu::tc {
 
 // Alg. 4, first step, by every warp: the warp's partial of p[0 … len) (every lane returns it).
-// Warp w walks the rounds w, w + kBlockWarps, … with the next round's loads in flight. Each
-// round is one chain of 8 MMAs, V = Σ_k P·A_k, whose row 0 (16 column sums) the lanes add in
-// fp32: a chain over the warp's whole share would drift (the tensor cores' fp32 sums truncate).
-__device__ __forceinline__ float warp_range_partial(BlockSmem& sm, const __half* p, std::int64_t len) {
+// Tiles dealt out in turn, so that short ranges keep every warp busy: step s of warp w stages
+// tiles (s·T + j)·W + w, j < T, the next step's loads in flight during its MMAs. A round of 8
+// tiles is one chain V = Σ P·A_k, whose row 0 the lanes add in fp32 (a longer chain would drift).
+template <int kT>
+__device__ __forceinline__ float warp_range_partial(BlockSmemOf<kT>& sm, const __half* p, std::int64_t len) {
+  static_assert(kRoundTiles % kT == 0, "a round is whole steps");
   const int lane = lane_id(), warp = warp_in_block();
-  WarpSmem& ws = sm.warp[warp];
+  WarpSmemOf<kT>& ws = sm.warp[warp];
   FragA pa;
   wmma::load_matrix_sync(pa, sm.p, kTile);
-  float column = 0.0f;  // lane c < 16: column c of V, summed over the warp's rounds
+  const int tiles = static_cast<int>(ceil_div(len, kTileElems));  // int: 2^31 tiles would be 1 TiB
+  const int steps = tiles > warp ? static_cast<int>(ceil_div(tiles - warp, kT * kBlockWarps)) : 0;
+  const auto tile = [&](const StridedRounds& s, int j) { return (int(s.round) * kT + j) * kBlockWarps + warp; };
   const bool aligned = aligned16(p);
-  Piece piece[kRoundTiles];
+  float column = 0.0f;  // lane c < 16: column c of V, summed over the warp's rounds
+  FragAcc v;
+  wmma::fill_fragment(v, 0.0f);
+  Piece piece[kT];
   run_round_pipeline(
-      StridedRounds{warp, kBlockWarps, ceil_div(len, kRoundElems)},
-      [&](const StridedRounds& r) {
+      StridedRounds{0, 1, steps},
+      [&](const StridedRounds& s) {
 #pragma unroll
-        for (int k = 0; k < kRoundTiles; ++k)
-          piece[k] = load_contiguous<Cache::streaming>(p, len, r.round * kRoundElems + k * kTileElems, lane, aligned);
+        for (int j = 0; j < kT; ++j)
+          piece[j] = load_contiguous<Cache::streaming>(p, len, std::int64_t(tile(s, j)) * kTileElems, lane, aligned);
       },
       [&] {
 #pragma unroll
-        for (int k = 0; k < kRoundTiles; ++k) store_piece(ws.round[k], piece[k], lane);
+        for (int j = 0; j < kT; ++j) store_piece(ws.round[j], piece[j], lane);
       },
-      [&](const StridedRounds&) {
-        FragAcc v;
-        wmma::fill_fragment(v, 0.0f);
+      [&](const StridedRounds& s) {
 #pragma unroll
-        for (int k = 0; k < kRoundTiles; ++k) {
+        for (int j = 0; j < kT; ++j) {
+          if (tile(s, j) >= tiles) break;  // past the range (the whole warp agrees)
           FragBRow a;
-          wmma::load_matrix_sync(a, ws.round[k], kTile);
+          wmma::load_matrix_sync(a, ws.round[j], kTile);
           wmma::mma_sync(v, pa, a, v);
         }
-        wmma::store_matrix_sync(ws.acc, v, kTile, wmma::mem_row_major);
-        __syncwarp();
-        if (lane < kTile) column += ws.acc[lane];
+        if ((s.round + 1) % (kRoundTiles / kT) == 0 || s.round + 1 == steps) {  // the round's end
+          wmma::store_matrix_sync(ws.acc, v, kTile, wmma::mem_row_major);
+          __syncwarp();
+          if (lane < kTile) column += ws.acc[lane];
+          wmma::fill_fragment(v, 0.0f);
+        }
       });
-  __syncwarp();
-  if (lane < kTile) ws.acc[lane] = column;
-  __syncwarp();
-  return row16_sum(ws.acc, lane);
+  for (int o = kTile / 2; o >= 1; o >>= 1) column += __shfl_xor_sync(kFullMask, column, o);  // as row16_sum
+  return __shfl_sync(kFullMask, column, 0);
 }
 
 // Alg. 4, last step, by one warp: R = X·Pᵀ with row 0 of X = the warp partials (fp32, split
 // hi + lo), R[0][0] = their sum; partials that do not split are added in fp32 instead.
-__device__ __forceinline__ float warp_sum_partials(BlockSmem& sm, WarpSmem& ws, int lane) {
+template <int kT>
+__device__ __forceinline__ float warp_sum_partials(BlockSmemOf<kT>& sm, WarpSmemOf<kT>& ws, int lane) {
   for (int e = lane; e < kTileElems; e += kWarpSize) ws.acc[e] = (e < kBlockWarps) ? sm.warp_total[e] : 0.0f;
   __syncwarp();
   FragBCol pt;
   wmma::load_matrix_sync(pt, sm.p, kTile);
   FragAcc r;
   wmma::fill_fragment(r, 0.0f);
-  float sum;
+  float sum = 0.0f;
   if (mma_split_operand(r, ws.acc, pt, ws.hi, ws.lo, lane)) {
     __syncwarp();
     wmma::store_matrix_sync(ws.acc, r, kTile, wmma::mem_row_major);
     __syncwarp();
     sum = ws.acc[0];
   } else {
-    sum = 0.0f;
     for (int w = 0; w < kBlockWarps; ++w) sum += sm.warp_total[w];
   }
   __syncwarp();
   return sum;
 }
 
-// Alg. 4: the sum of p[0 … len) by the whole block (thread 0 gets it); the shared memory is
-// free again on return.
-__device__ __forceinline__ float block_reduce_range(BlockSmem& sm, const __half* p, std::int64_t len) {
+// Alg. 4: the sum of p[0 … len) by the whole block (thread 0 gets it); shared memory free on return.
+template <int kT>
+__device__ __forceinline__ float block_reduce_range(BlockSmemOf<kT>& sm, const __half* p, std::int64_t len) {
   const int warp = warp_in_block();
   const float partial = warp_range_partial(sm, p, len);
   if (lane_id() == 0) sm.warp_total[warp] = partial;

@@ -1,8 +1,7 @@
 #pragma once
-// The block level, scan: Dakkak et al. Alg. 7 on the block tiles of block.cuh, the carry into
-// the block tile from the caller. Segments restart the scan every `size` elements; a *head* (a
-// row, lane, tile, warp or block tile holding a segment start) passes on only its sum after its
-// last start, and a carry from before it stops there.
+// The block level, scan: Dakkak et al. Alg. 7 on the block tiles of block.cuh, the carry into the
+// block tile from the caller. Segments restart the scan every `size` elements; a *head* (a unit
+// holding a segment start) passes on only its sum after its last start; a carry from before it stops there.
 #include <cstdint>
 
 #include "common/tensor_core/block.cuh"
@@ -13,10 +12,9 @@ namespace tcu::tc {
 struct Segments {  // where segments start in the flat array: every `size` elements (n: one segment)
   std::int64_t size;
   __device__ bool starts_at(std::int64_t e) const { return e % size == 0; }
-  // The last segment start in [first, first + len), or -1.
-  __device__ std::int64_t last_start_in(std::int64_t first, std::int64_t len) const {
+  __device__ std::int64_t last_start_in(std::int64_t first, std::int64_t len) const {  // in [first, first + len)
     const std::int64_t s = ((first + len - 1) / size) * size;
-    return s >= first ? s : -1;
+    return s >= first ? s : -1;  // -1: none
   }
 };
 
@@ -24,7 +22,6 @@ struct Flagged {  // a flagged sum: the value and whether its unit is a head
   float v;
   bool head;
 };
-
 enum class ScanOutput { inclusive, exclusive, segment_sums };  // segment_sums: out[s] = segment s's last prefix
 
 // Alg. 7, step 1, by every warp: the total of its staged round, V = Σ P·A_k from the tile that
@@ -59,10 +56,9 @@ __device__ __forceinline__ Flagged warp_round_total(WarpSmem& ws, const FragA& p
   return Flagged{t, last >= 0};
 }
 
-// Alg. 7, step 2, by warp 0: the exclusive flagged scan of the warp totals as one MMA row,
-// carry = row 0 of X·B, X's row 0 = the totals (split hi + lo), B[j][w] = 1 when warp j's total
-// reaches warp w's carry (j < w, no head in warps j+1 … w−1); fp32 where the totals do not split.
-// Writes warp_carry / warp_carry_head and returns the block tile's total.
+// Alg. 7, step 2, by warp 0: warp_carry(_head), the exclusive flagged scan of the warp totals, as
+// row 0 of X·B: X's row 0 = the totals (split hi + lo; fp32 where they do not split), B[j][w] = 1
+// when j < w and no warp j+1 … w−1 is a head. Returns the block tile's total.
 __device__ __forceinline__ Flagged warp_scan_warp_totals(BlockSmem& sm, WarpSmem& ws, int lane) {
   int first_from[kBlockWarps];  // the first warp whose total reaches warp w's carry
   int from = 0;
@@ -115,8 +111,7 @@ __device__ __forceinline__ Flagged scan_tile(WarpSmem& ws, const __half* tile, c
   const int e0 = lane * kPieceElems;
   const std::int64_t first = t0 + e0;  // the lane's first element
   float r[8];
-  bool started[8];  // a segment start lies between the unit's first element and element j
-  bool is_start[8];
+  bool started[8], is_start[8];  // started[j]: a segment start in the unit up to element j; is_start[j]: at j
   int units_lanes;  // lanes per unit
   if (!kSegmented || rows_aligned) {
     units_lanes = 2;
@@ -127,10 +122,8 @@ __device__ __forceinline__ Flagged scan_tile(WarpSmem& ws, const __half* tile, c
     wmma::mma_sync(acc, a, fu, acc);  // Scan16: every row of A scanned by A·U
     wmma::store_matrix_sync(ws.acc, acc, kTile, wmma::mem_row_major);
     __syncwarp();
-    const float4 r0 = reinterpret_cast<const float4*>(ws.acc + e0)[0];
-    const float4 r1 = reinterpret_cast<const float4*>(ws.acc + e0)[1];
-    r[0] = r0.x; r[1] = r0.y; r[2] = r0.z; r[3] = r0.w;
-    r[4] = r1.x; r[5] = r1.y; r[6] = r1.z; r[7] = r1.w;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) r[j] = ws.acc[e0 + j];
     const bool row_head = kSegmented && seg.starts_at(t0 + (e0 & ~(kTile - 1)));
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
@@ -201,20 +194,17 @@ __device__ __forceinline__ Flagged scan_tile(WarpSmem& ws, const __half* tile, c
   return out_carry;
 }
 
-// The warp's round of the block tile at tile_first into registers (8 lane loads, all in flight),
-// then into shared memory.
+// The warp's round of the block tile at tile_first: into registers (8 lane loads), then shared memory.
 __device__ __forceinline__ void load_block_tile(const __half* in, std::int64_t total, std::int64_t tile_first,
                                                 bool in_aligned, Piece (&piece)[kRoundTiles]) {
-  const int lane = lane_id();
   const std::int64_t round_first = tile_first + static_cast<std::int64_t>(warp_in_block()) * kRoundElems;
 #pragma unroll
   for (int k = 0; k < kRoundTiles; ++k)
-    piece[k] = load_contiguous<Cache::streaming>(in, total, round_first + k * kTileElems, lane, in_aligned);
+    piece[k] = load_contiguous<Cache::streaming>(in, total, round_first + k * kTileElems, lane_id(), in_aligned);
 }
 __device__ __forceinline__ void stage_block_tile(BlockSmem& sm, const Piece (&piece)[kRoundTiles]) {
-  WarpSmem& ws = sm.warp[warp_in_block()];
 #pragma unroll
-  for (int k = 0; k < kRoundTiles; ++k) store_piece(ws.round[k], piece[k], lane_id());
+  for (int k = 0; k < kRoundTiles; ++k) store_piece(sm.warp[warp_in_block()].round[k], piece[k], lane_id());
   __syncwarp();
 }
 
@@ -237,8 +227,7 @@ __device__ __forceinline__ void scan_staged_block_tile(BlockSmem& sm, OutT* out,
   }
   __syncthreads();
   if (warp == 0) {
-    const Flagged bt = warp_scan_warp_totals(sm, ws, lane);
-    const float c = block_carry(bt, lane);
+    const float c = block_carry(warp_scan_warp_totals(sm, ws, lane), lane);
     if (lane == 0) sm.block_carry = c;
   }
   __syncthreads();

@@ -1,13 +1,8 @@
 #pragma once
-// The warp-level vocabulary of every tensor-core kernel of the tutorial: the 16×16×16 fp16
-// fragment types, the warp constants and the lane/warp indices. Device code only.
-//
-//   FragA      matrix_a, row_major      the left operand (a tile, or P / L / E_q)
-//   FragBRow   matrix_b, row_major      the right operand (U, M, 1, or a tile as B)
-//   FragBCol   matrix_b, col_major      the right operand read transposed: P's memory as Pᵀ,
-//                                       or a row-major tile whose rows become B's columns
-//   FragAcc    accumulator, fp32        every sum of the tutorial accumulates in fp32 ...
-//   FragAccHalf accumulator, fp16       ... except the accuracy study's fp16 replica
+// The warp-level vocabulary of every tensor-core kernel: the 16×16×16 fp16 fragments (FragA the
+// left operand; FragBRow / FragBCol the right one, read row- or column-major: P's memory read as
+// FragBCol is Pᵀ; FragAcc fp32, FragAccHalf the accuracy study's fp16 accumulator), the warp
+// constants, lane/warp indices, constant tiles and the hi/lo split in shared memory. Device code.
 #include <cuda_fp16.h>
 #include <mma.h>
 
@@ -44,11 +39,8 @@ __device__ __forceinline__ float row16_sum(const float* row, int lane) {
   return __shfl_sync(kFullMask, x, 0);
 }
 
-// --------------------------------------------------------------------------------------------
-// The constant matrices (constant_matrices.hpp) as shared-memory tiles and as fragments.
-// WMMA fragment layouts are unspecified, so a matrix whose entries depend on (row, col) is
-// written to shared memory by position and loaded with load_matrix_sync; the all-ones matrix
-// needs no memory (fill_fragment). Tiles are row-major, ldm 16, 32-byte aligned.
+// ---- the constant matrices (constant_matrices.hpp) as shared-memory tiles and fragments: WMMA
+// layouts are unspecified, so a tile is written by position and loaded (row-major, ldm 16) ----
 
 __device__ __forceinline__ __half constant_half(ConstantMatrix m, int row, int col, int param = 0) {
   return __float2half(constant_entry_is_one(m, row, col, param) ? 1.0f : 0.0f);

@@ -1,9 +1,8 @@
 #pragma once
-// The decoupled look-back (Merrill & Garland) between the block tiles of a single-pass scan:
-// one 64-bit status word per block tile, X (not ready) → A (aggregate) → P (inclusive prefix).
-// Flag and value share the word, so nothing else has to become visible with it: relaxed atomics.
-// The values are fixed point (integer counts of 2^-f), so the carry does not depend on the order
-// in which a look-back meets A and P: the same bits every run.
+// The decoupled look-back (Merrill & Garland) between the block tiles of a single-pass scan: one
+// 64-bit status word per block tile, X (not ready) → A (aggregate) → P (inclusive prefix). Flag and
+// value share the word, so nothing else has to become visible with it: relaxed atomics. The values
+// are fixed point (integer counts of 2^-f): the same carry bits whatever order a look-back adds them.
 #include <cuda/atomic>
 
 #include <cmath>
@@ -23,7 +22,6 @@ struct StatusWord {  // the value (62 bits, two's complement) above the state (2
   __device__ static long long value(unsigned long long w) { return static_cast<long long>(w) >> 2; }
 };
 using StatusRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
-
 __device__ __forceinline__ void publish(unsigned long long& word, long long q, TileState state) {
   StatusRef(word).store(StatusWord::pack(q, state), cuda::memory_order_relaxed);
 }
@@ -42,10 +40,9 @@ inline FixedPoint fixed_point_for(std::int64_t segment_len) {
   return FixedPoint{std::ldexp(1.0f, f), std::ldexp(1.0f, -f)};
 }
 
-// The look-back of block tile `tile` > 0 by one warp: its predecessors' values, newest first,
-// up to and including the newest P (every lane returns the sum). A step reads the words
-// [end − kLookbackStepWords, end) in windows of 32 (window j = [end − 32(j+1), end − 32j)), all
-// loads in flight together.
+// The look-back of block tile `tile` > 0 by one warp: its predecessors' values, newest first, up
+// to and including the newest P (every lane returns the sum). A step reads the kLookbackStepWords
+// words before `end`, in windows of 32 (window j = [end − 32(j+1), end − 32j)), all in flight.
 inline constexpr int kLookbackWindows = 4;
 inline constexpr int kLookbackStepWords = kLookbackWindows * kWarpSize;
 __device__ __forceinline__ long long look_back(unsigned long long* status, long long tile, int lane) {
@@ -79,10 +76,9 @@ __device__ __forceinline__ long long look_back(unsigned long long* status, long 
       if (!blocked) break;
       __nanosleep(32);
 #pragma unroll
-      for (int j = 0; j < kLookbackWindows; ++j) {
-        const long long i = end - (j + 1) * kWarpSize + lane;
-        if (StatusWord::state(w[j]) == kStateX) w[j] = StatusRef(status[i]).load(cuda::memory_order_relaxed);
-      }
+      for (int j = 0; j < kLookbackWindows; ++j)
+        if (StatusWord::state(w[j]) == kStateX)
+          w[j] = StatusRef(status[end - (j + 1) * kWarpSize + lane]).load(cuda::memory_order_relaxed);
     }
     long long q = 0;  // the values from the newest P on (all of them without a P)
 #pragma unroll

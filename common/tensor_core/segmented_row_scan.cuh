@@ -1,63 +1,37 @@
 #pragma once
-// Segments of any size (>= 17) inside the staged tiles of a round: the shared machinery of
-// chapter 03's reduction_any_size and chapter 04's scan_any_size (docs/algorithms.md,
-// "Segments of any size").
-//
-// A warp walks ALIGNED 256-element tiles of the array, whatever the segment size s, so segment
-// boundaries fall anywhere in a tile's 16-element rows. With s >= 17 a row holds at most one
-// segment start (column `start`, 16 = none) and at most one segment end (column `end`, 16 =
-// none; end = start − 1, or 15 when the next row starts a segment). Each row is cut at its start:
+// Steps 1–3 of a round of the any-size kernels, chapter 03's reduction_any_size and chapter 04's
+// scan_any_size (docs/algorithms.md, "Segments of any size"). From s = 17 on a 16-element row of
+// an ALIGNED tile holds at most one segment start b and one end; each row is cut at b and each
+// part summed on its own, so no sum mixes two segments (errors like fp32 sums of a segment):
 //
 //   row r of A:   [ x0 x1 … x(b−1) | xb … x15 ]        b = start of row r
 //                   A_pre (previous segment)   A_post (the segment starting at b)
-//
-// and each part is summed on its own on the tensor cores, so every in-row sum has terms of ONE
-// segment only: no differences of prefixes, errors like fp32 sums of the segment.
-//
-//   cut_round            every tile of the round: A_post stays in place, A_pre to its own tile
-//   round_row_totals     V[k][r] = P (the A_pre sum), V[8 + k][r] = Q (the A_post sum) of row r
-//                        of tile k: 16 MMAs E_k·A_pre,kᵀ + E_(8+k)·A_post,kᵀ into ONE accumulator
-//   round_row_carries    the 128 rows of the round joined by a segmented scan of their pass-on
-//                        values after the round's incoming fp32 carry:
-//
-//     pass_on(g)  = Q_g                       if a segment starts in row g
-//                 = carry_in(g) + P_g         otherwise (P_g is then the whole row)
-//     carry_in(g) = pass_on(g − 1),  carry_in(0) = the carry of the previous round
-//
-//                        lane L takes rows 4L … 4L+3 (4 in sequence), then 5 shuffle steps
-//                        over the lanes. The segment that ends in row g sums to carry_in(g) + P_g;
-//                        element c of row g is carry_in(g) + (A_pre·U)[c] left of the start and
-//                        (A_post·U)[c] from it (chapter 04).
-//
-// Positions: a RowCursor is the offset of a row's first element inside its segment and that
-// segment's index; one 64-bit division per round, then 32-bit steps.
 #include <cstdint>
 
 #include "common/tensor_core/fragments.cuh"
-#include "common/tensor_core/tile_geometry.hpp"
 #include "common/tensor_core/warp_shares.hpp"
 
 namespace tcu::tc {
 
 inline constexpr int kRowScanTiles = 8;  // tiles per round of the any-size kernels (V has 16 rows: P and Q)
 
+// A row's position: its first element's offset inside its segment (rem < s) and that segment's
+// index; one 64-bit division per round (row_cursor of element `first`), then 32-bit steps
+// (row_cursor_after: `delta` elements further, rem + delta < 2^32).
 struct RowCursor {
-  unsigned rem;          // offset of the row's first element in its segment, < s
-  std::int64_t segment;  // index of that segment
+  unsigned rem;
+  std::int64_t segment;
 };
-
-// Element `first` (64-bit) in segments of s.
 __device__ __forceinline__ RowCursor row_cursor(std::int64_t first, std::int64_t s) {
   const std::int64_t seg = first / s;
   return RowCursor{static_cast<unsigned>(first - seg * s), seg};
 }
-// The cursor `delta` elements further (rem + delta < 2^32).
 __device__ __forceinline__ RowCursor row_cursor_after(RowCursor c, unsigned delta, unsigned s) {
   const unsigned o = c.rem + delta;
   const unsigned q = o / s;
   return RowCursor{o - q * s, c.segment + q};
 }
-// Where the segments of a row begin and end (s >= 17): column, or 16 for none.
+// The columns of a row's segment start and end, 16 for none (end = start − 1, or 15).
 __device__ __forceinline__ int row_start(unsigned rem, unsigned s) {
   return rem == 0 ? 0 : (s - rem < static_cast<unsigned>(kTile) ? static_cast<int>(s - rem) : kTile);
 }
@@ -65,9 +39,9 @@ __device__ __forceinline__ int row_end(unsigned rem, unsigned s) {
   return s - 1 - rem < static_cast<unsigned>(kTile) ? static_cast<int>(s - 1 - rem) : kTile;
 }
 
-// The lane's piece of row piece_row(lane) in every tile of the round: `post[k]` keeps the
-// columns >= the row's start, `pre[k]` gets the columns before it. `rem0` = offset of the lane's
-// row in tile 0; `step` = 256 mod s (the next tile's row). Ends with __syncwarp().
+// 1. Cut: in every tile of the round the lane's piece keeps the columns >= its row's start in
+// post[k] (A_post) and moves the others to pre[k] (A_pre). `rem0`: the offset of the lane's row in
+// tile 0; `step` = 256 mod s (the same row one tile later). Ends with __syncwarp().
 template <int kTiles>
 __device__ __forceinline__ void cut_round(__half (*post)[kTileElems], __half (*pre)[kTileElems], unsigned rem0,
                                           unsigned step, unsigned s, int lane) {
@@ -91,9 +65,9 @@ __device__ __forceinline__ void cut_round(__half (*post)[kTileElems], __half (*p
   __syncwarp();
 }
 
-// V (fp32, row-major, 256 floats; may alias pre[0 … 1]) = the row sums of the cut round: V[k][r]
-// = P of row r of tile k, V[8 + k][r] = Q. E_q·Bᵀ puts the 16 row sums of B in row q
-// (chapter 03's Reduction16 multi-segment); `e_window` = tc::write_e_window. Ends with __syncwarp().
+// 2. Row totals: V[k][r] = P (the A_pre sum), V[8 + k][r] = Q (the A_post sum) of row r of tile k
+// by 16 MMAs into ONE accumulator, E_q·Bᵀ putting the row sums of B in row q (chapter 03's
+// Reduction16 multi-segment). V: fp32, row-major, may alias pre[0 … 1]. Ends with __syncwarp().
 template <int kTiles>
 __device__ __forceinline__ void round_row_totals(float* v, const __half (*post)[kTileElems],
                                                  const __half (*pre)[kTileElems], const __half* e_window) {
@@ -116,11 +90,13 @@ __device__ __forceinline__ void round_row_totals(float* v, const __half (*post)[
   __syncwarp();
 }
 
-// The rows of the round joined (see above). `first` = cursor of round row 4·lane (the lane's
-// first row); `carry` = what the previous round passed on. Calls
-//   on_row(g, carry_in, P, Q, start, end, segment)
-// for the lane's rows g = 4·lane … 4·lane + 3 (round row g = row g % 16 of tile g / 16) and
-// returns what the round passes on. Every lane must call it (shuffles).
+// 3. Row carries: the round's 128 rows (row g = row g % 16 of tile g / 16) joined by a segmented
+// scan after `carry`, what the previous round passed on:
+//   pass_on(g)  = Q_g if a segment starts in row g, else carry_in(g) + P_g (P_g: the whole row)
+//   carry_in(g) = pass_on(g − 1),  carry_in(0) = carry
+// Lane L takes rows 4L … 4L+3 in sequence (`first`: the cursor of row 4L), then 5 shuffle steps.
+// Calls on_row(g, carry_in, P, Q, start, end, segment) for the lane's rows and returns what the
+// round passes on. Every lane must call it (shuffles).
 template <int kTiles, class OnRow>
 __device__ __forceinline__ float round_row_carries(const float* v, RowCursor first, unsigned s, float carry, int lane,
                                                    OnRow&& on_row) {
@@ -142,20 +118,16 @@ __device__ __forceinline__ float round_row_carries(const float* v, RowCursor fir
       ++c.segment;
     }
   }
-  // The lane's 4 rows in sequence, then a segmented Hillis-Steele scan over the lanes.
-  float agg = 0.0f;
-  bool f = false;  // a start among the rows so far
+  float agg = 0.0f;  // the lane's 4 rows in sequence ...
+  bool f = false;    // a start among them so far
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
-    if (row_start(rem[i], s) < kTile) {
-      agg = q[i];
-      f = true;
-    } else {
-      agg = agg + p[i];
-    }
+    const bool head = row_start(rem[i], s) < kTile;
+    agg = head ? q[i] : agg + p[i];
+    if (head) f = true;
   }
 #pragma unroll
-  for (int d = 1; d < kWarpSize; d *= 2) {
+  for (int d = 1; d < kWarpSize; d *= 2) {  // ... then a segmented Hillis-Steele scan over the lanes
     const float o = __shfl_up_sync(kFullMask, agg, d);
     const bool of = __shfl_up_sync(kFullMask, static_cast<int>(f), d) != 0;
     if (lane >= d) {

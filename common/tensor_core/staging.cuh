@@ -43,17 +43,6 @@ __device__ __forceinline__ Piece load_piece(const __half* p, std::int64_t valid)
   return load_piece<kCache>(p, valid, aligned16(p));
 }
 
-// Row r of the tile = segment first_segment + r, columns = its elements [first_col,
-// first_col + 16). Past the last segment or the segment's end: zeros.
-template <Cache kCache = Cache::read_only>
-__device__ __forceinline__ Piece load_segment_rows(const __half* x, std::int64_t num_segments,
-                                                   std::int64_t segment_size, std::int64_t first_segment,
-                                                   std::int64_t first_col, int lane) {
-  const PieceSource src = segment_rows_source(num_segments, segment_size, first_segment, first_col, lane);
-  if (src.valid <= 0) return zero_piece();
-  return load_piece<kCache>(x + src.offset, src.valid);
-}
-
 // Tile element e = p[first + e] for e in [0, 256), zeros at and past p[len].
 template <Cache kCache = Cache::read_only>
 __device__ __forceinline__ Piece load_contiguous(const __half* p, std::int64_t len, std::int64_t first, int lane) {

@@ -12,7 +12,7 @@
 #include "common/tensor_core/constant_matrices_host.hpp"
 #include "common/tensor_core/fragments.cuh"
 #include "common/tensor_core/launch.hpp"
-#include "common/tensor_core/staging.cuh"
+#include "common/tensor_core/segment_rows.cuh"
 #include "common/tensor_core/segmented_row_scan.cuh"
 #include "common/verify.hpp"
 

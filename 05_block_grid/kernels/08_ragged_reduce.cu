@@ -1,0 +1,324 @@
+// Lesson 5 — ragged segments, the sums: CUB's begin/end offsets, segments of any lengths in one
+// launch. Not one warp or block per segment (idle on short ones, serial on a huge one): the flat
+// array is cut into one chunk per warp, and each warp walks its chunk tile by tile (256
+// consecutive elements, a 16-byte load per lane) whatever the segments:
+//   1. range:  one pass over the offsets finds the covered range [lo, hi) and checks that the
+//              segments are ordered (ragged_common.cu); empty segments get their 0 there
+//   2. walk:   a tile without an event (a segment's first or last element) only adds: each lane
+//              keeps its own part of the running sum. A tile with events marks heads and last
+//              elements in bitmaps, scans each lane's 8 elements with restarts at heads, joins
+//              the lanes with a segmented shuffle scan and writes every segment that ends there
+//   3. join:   the parts of segments that cross warp chunks, in warp order inside a block, then
+//              across blocks (finish kernel), in chunk order: the same bits every run
+// One add per element is all a sum needs, and the CUDA cores do it at the read stream; the tensor
+// cores earn their place in the scan (lesson 6), where every element needs a prefix.
+// Unordered or overlapping segments take the warp-per-segment fallback (correct, slower).
+#include "05_block_grid/kernels/ragged_launchers.hpp"
+#include "common/tensor_core/launch.hpp"
+#include "common/tensor_core/ragged.cuh"
+
+namespace tcu::detail::device {
+namespace {
+
+constexpr int kTilesInFlight = 4;  // tiles a warp loads before it adds the previous ones
+constexpr int kChunkAlign = kTilesInFlight * tc::kTileElems;
+constexpr std::int64_t kNoEvent = INT64_MAX;
+
+enum HeadState : int { kNone = 0, kEnds = 1, kThrough = 2 };
+// A warp's or a block's parts of the segments that cross its chunk's edges: `head`, its part of
+// the segment open at its start (up to that segment's end: kEnds; all of the chunk: kThrough),
+// and `tail`, the sum from the start of the segment `tail_seg` that runs on past its end.
+struct Parts {
+  double head, tail;
+  long long tail_seg;  // -1: none
+  int head_state;
+};
+
+struct WarpMarks {                     // one tile's events
+  unsigned head[tc::kTileElems / 32];  // a segment starts here
+  unsigned last[tc::kTileElems / 32];  // a segment ends here …
+  long long seg[tc::kTileElems];       // … and this is it
+};
+struct alignas(16) WalkSmem {
+  WarpMarks marks[tc::kBlockWarps];
+  Parts parts[tc::kBlockWarps];
+};
+
+// The first i in [a, z) with pred(i), z if none (pred false … true): 32 probes per round.
+template <class Pred>
+__device__ std::int64_t warp_search(std::int64_t a, std::int64_t z, Pred&& pred, int lane) {
+  while (a < z) {  // the answer is in [a, z]; z is true or the end
+    const std::int64_t step = (z - a + tc::kWarpSize - 1) / tc::kWarpSize;
+    const std::int64_t i = a + step * (lane + 1) - 1;
+    const unsigned t = __ballot_sync(tc::kFullMask, i >= z || pred(i));
+    if (t == 0) return z;
+    const int k = __ffs(t) - 1;  // probe k is the first true one: the answer is in (probe k−1, probe k]
+    const std::int64_t pk = a + step * (k + 1) - 1;
+    a += step * k;
+    z = pk < z ? pk : z;
+  }
+  return a;
+}
+
+// A warp's walk: where it is among the segments, and its running sum since the last head.
+struct Walk {
+  std::int64_t cur;    // the first segment not finished: the open one, or the next to start
+  std::int64_t b, e;   // its offsets
+  std::int64_t event;  // its next event: its head, or its last element when it is open
+  std::int64_t open;   // the segment open at the chunk's start (-1: none)
+  double carry;        // the running sum before this lane's parts (the same in every lane)
+  double acc;          // this lane's parts since the carry
+  bool spread;         // acc may be non-zero in several lanes
+};
+
+__device__ __forceinline__ std::int64_t next_event(std::int64_t b, std::int64_t e, std::int64_t t) {
+  return b < t ? e - 1 : b;  // open at t: its last element; else its head (kNoEvent past the end)
+}
+
+// One tile with events: elements [t0, t0 + 256), lane L's x = elements t0 + 8L … 8L + 7.
+template <class Off>
+__device__ void tile_with_events(WarpMarks& mk, Parts& parts, const Off& off, std::int64_t ns, std::int64_t t0,
+                                 const float (&x)[8], float* out, Walk& w, int lane) {
+  const std::int64_t t1 = t0 + tc::kTileElems;
+  if (lane < 8) mk.head[lane] = mk.last[lane] = 0;
+  __syncwarp();
+  // 1. marks: the segments from cur on that start before t1, 32 at a time; the walk stops at the
+  //    first that does not end inside the tile (ordered segments: all later ones start after it)
+  for (;;) {
+    const std::int64_t s = w.cur + lane;
+    const std::int64_t b = s < ns ? off.begin(s) : kNoEvent, e = s < ns ? off.end(s) : kNoEvent;
+    if (e > b && b < t1) {
+      if (b >= t0) atomicOr(&mk.head[(b - t0) >> 5], 1u << ((b - t0) & 31));
+      if (e <= t1) {
+        atomicOr(&mk.last[(e - 1 - t0) >> 5], 1u << ((e - 1 - t0) & 31));
+        mk.seg[e - 1 - t0] = s;
+      }
+    }
+    const unsigned done = __ballot_sync(tc::kFullMask, b < t1 && e <= t1);
+    if (done != tc::kFullMask) {
+      const int k = __ffs(~done) - 1;
+      w.cur += k;
+      w.b = __shfl_sync(tc::kFullMask, b, k);
+      w.e = __shfl_sync(tc::kFullMask, e, k);
+      break;
+    }
+    w.cur += tc::kWarpSize;
+  }
+  w.event = next_event(w.b, w.e, t1);
+  __syncwarp();
+  const unsigned heads8 = tc::bits8(mk.head, lane * tc::kPieceElems);
+  const unsigned last8 = tc::bits8(mk.last, lane * tc::kPieceElems);
+  // 2. the carry into the tile: the lanes' parts, in a fixed order
+  if (w.spread) {
+    double a = w.acc;
+#pragma unroll
+    for (int o = tc::kWarpSize / 2; o > 0; o /= 2) a += __shfl_down_sync(tc::kFullMask, a, o);
+    w.carry += __shfl_sync(tc::kFullMask, a, 0);
+    w.acc = 0.0;
+    w.spread = false;
+  }
+  // 3. each lane's 8 elements, restarting at heads; then the lanes joined by a segmented scan:
+  //    lane L adds the lanes after the nearest lane at or before it that holds a head
+  float r[8], run = 0.0f;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+    if ((heads8 >> j) & 1u) run = 0.0f;
+    run += x[j];
+    r[j] = run;
+  }
+  const unsigned lanes_with_heads = __ballot_sync(tc::kFullMask, heads8 != 0);
+  const unsigned upto = lanes_with_heads & (0xffffffffu >> (31 - lane));  // lanes 0 … L
+  const int head_lane = upto ? 31 - __clz(upto) : -1;
+  float inc = run;
+#pragma unroll
+  for (int d = 1; d < tc::kWarpSize; d *= 2) {
+    const float o = __shfl_up_sync(tc::kFullMask, inc, d);
+    if (lane - d >= head_lane && lane >= d) inc += o;
+  }
+  const float up = __shfl_up_sync(tc::kFullMask, inc, 1);  // every lane: a full-mask shuffle
+  const float before = lane == 0 ? 0.0f : up;               // lanes < L, since a head
+  const bool head_before = (lanes_with_heads & ((1u << lane) - 1u)) != 0;
+  // 4. every segment that ends here: its sum since its head (plus the carry if that is before the tile)
+  for (unsigned m = last8; m; m &= m - 1) {
+    const int j = __ffs(m) - 1;
+    const bool started = (heads8 & ((2u << j) - 1u)) != 0;
+    const double v = started ? r[j] : head_before ? double(r[j] + before) : w.carry + double(r[j] + before);
+    const long long s = mk.seg[lane * tc::kPieceElems + j];
+    if (s == w.open) {
+      parts.head = v;  // the warp's part of a segment begun before its chunk: joined later
+      parts.head_state = kEnds;
+    } else {
+      out[s] = static_cast<float>(v);
+    }
+  }
+  // 5. what runs on into the next tile: the sum since the tile's last head
+  const float total = __shfl_sync(tc::kFullMask, inc, tc::kWarpSize - 1);
+  w.carry = lanes_with_heads ? double(total) : w.carry + double(total);
+  __syncwarp();  // the marks are free
+}
+
+template <class Off>
+__global__ void __launch_bounds__(tc::kBlockThreads, 3)
+    ragged_reduce_kernel(const __half* __restrict__ in, float* __restrict__ out, std::int64_t ns, Off off,
+                         const tc::RaggedRange* range, int chunks, Parts* block_parts) {
+  __shared__ WalkSmem sm;
+  const tc::RaggedRange r = *range;
+  if (r.disordered) return;
+  const int lane = tc::lane_id(), warp = tc::warp_in_block();
+  const tc::ArrayChunk c =
+      tc::array_chunk<kChunkAlign>(r, std::int64_t(chunks) * tc::kBlockWarps, blockIdx.x * tc::kBlockWarps + warp);
+  Parts& parts = sm.parts[warp];
+  Walk w{};
+  if (c.first < c.last) {
+    // where the chunk starts among the segments: the first one that ends after it, or an empty
+    // one at its first element
+    w.cur = warp_search(0, ns, [&](std::int64_t s) { return off.end(s) > c.first || off.begin(s) >= c.first; }, lane);
+    w.b = w.cur < ns ? off.begin(w.cur) : kNoEvent;
+    w.e = w.cur < ns ? off.end(w.cur) : kNoEvent;
+    w.open = w.b < c.first ? w.cur : -1;
+    w.event = next_event(w.b, w.e, c.first);
+    if (lane == 0) parts = Parts{0.0, 0.0, -1, w.open >= 0 ? kThrough : kNone};
+    __syncwarp();
+    const bool aligned = tc::aligned16(in);
+    tc::Piece now[kTilesInFlight], next[kTilesInFlight] = {};
+    auto load = [&](tc::Piece(&p)[kTilesInFlight], std::int64_t g) {
+#pragma unroll
+      for (int k = 0; k < kTilesInFlight; ++k)
+        p[k] = tc::load_piece_within(in, g + k * tc::kTileElems + lane * tc::kPieceElems, c.first, c.last, aligned);
+    };
+    std::int64_t g = c.first / kChunkAlign * kChunkAlign;
+    load(now, g);
+    for (; g < c.last; g += kChunkAlign) {
+      if (g + kChunkAlign < c.last) load(next, g + kChunkAlign);  // in flight while these are added
+#pragma unroll
+      for (int k = 0; k < kTilesInFlight; ++k) {
+        const std::int64_t t0 = g + k * tc::kTileElems;
+        if (t0 >= c.last) break;  // past the chunk: its events belong to the next warp
+        float x[8];
+        const __half2* h = reinterpret_cast<const __half2*>(&now[k].v);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          const float2 f = __half22float2(h[i]);
+          x[2 * i] = f.x;
+          x[2 * i + 1] = f.y;
+        }
+        if (w.event >= t0 + tc::kTileElems) {  // no event: only add
+          w.acc += double((x[0] + x[1]) + (x[2] + x[3])) + double((x[4] + x[5]) + (x[6] + x[7]));
+          w.spread = true;
+        } else {
+          tile_with_events(sm.marks[warp], parts, off, ns, t0, x, out, w, lane);
+        }
+      }
+#pragma unroll
+      for (int k = 0; k < kTilesInFlight; ++k) now[k] = next[k];
+    }
+    // the chunk's sum since its last head; a segment that runs on past the chunk is its tail
+    double a = w.acc;
+#pragma unroll
+    for (int o = tc::kWarpSize / 2; o > 0; o /= 2) a += __shfl_down_sync(tc::kFullMask, a, o);
+    const double since_head = w.carry + __shfl_sync(tc::kFullMask, a, 0);
+    if (lane == 0) {
+      if (parts.head_state == kThrough) parts.head = since_head;
+      else if (w.cur < ns && w.b < c.last && w.e > c.last)
+        parts = Parts{parts.head, since_head, w.cur, parts.head_state};
+    }
+  } else if (lane == 0) {
+    parts = Parts{0.0, 0.0, -1, kNone};
+  }
+  __syncthreads();
+  // 3. join inside the block, warp by warp: a segment that crosses warp chunks is written by the
+  //    warp order here, or handed on in the block's parts
+  if (threadIdx.x == 0) {
+    constexpr long long kBlockHead = -2;  // the segment open at the block's start
+    Parts blk{0.0, 0.0, -1, kNone};
+    long long pending = sm.parts[0].head_state != kNone ? kBlockHead : -1;
+    double sum = 0.0;
+    for (int v = 0; v < tc::kBlockWarps; ++v) {
+      const Parts& p = sm.parts[v];
+      if (p.head_state == kThrough) {
+        sum += p.head;
+        continue;
+      }
+      if (p.head_state == kEnds) {
+        sum += p.head;
+        if (pending == kBlockHead) blk = Parts{sum, 0.0, -1, kEnds};
+        else if (pending >= 0) out[pending] = static_cast<float>(sum);
+      }
+      pending = p.tail_seg;
+      sum = p.tail;
+    }
+    if (pending == kBlockHead) blk = Parts{sum, 0.0, -1, kThrough};
+    else if (pending >= 0) blk = Parts{blk.head, sum, pending, blk.head_state};
+    block_parts[blockIdx.x] = blk;
+  }
+}
+
+// 3'. A warp per block whose tail segment runs on: its tail plus the next blocks' head parts, up
+// to the block where it ends, in block order.
+__global__ void ragged_finish_kernel(float* out, const tc::RaggedRange* range, int chunks, const Parts* parts) {
+  if (range->disordered) return;
+  const long long b = static_cast<long long>(blockIdx.x) * tc::kBlockWarps + tc::warp_in_block();
+  const int lane = tc::lane_id();
+  if (b >= chunks || parts[b].tail_seg < 0) return;
+  long long to = chunks;
+  for (long long first = b + 1; first < chunks; first += tc::kWarpSize) {
+    const long long i = first + lane;
+    const unsigned ends = __ballot_sync(tc::kFullMask, i < chunks && parts[i].head_state == kEnds);
+    if (ends) {
+      to = first + __ffs(ends);
+      break;
+    }
+  }
+  double s = 0.0;
+  for (long long i = b + lane; i < to; i += tc::kWarpSize) s += i == b ? parts[b].tail : parts[i].head;
+#pragma unroll
+  for (int o = tc::kWarpSize / 2; o > 0; o /= 2) s += __shfl_down_sync(tc::kFullMask, s, o);
+  if (lane == 0) out[parts[b].tail_seg] = static_cast<float>(s);
+}
+
+// Range, walk, finish (then, for offset arrays, the fallback, which returns at once when the
+// segments are ordered).
+template <class Off, class Range, class Fallback>
+cudaError_t ragged_sums(const __half* in, float* out, std::int64_t ns, Off off, Range&& find, Fallback&& fallback,
+                        cudaStream_t stream) {
+  auto* walk = ragged_reduce_kernel<Off>;
+  const int chunks = tc::resident_grid_size(reinterpret_cast<const void*>(walk), tc::kBlockThreads, 1 << 30);
+  tc::TempBuffer<unsigned char> temp;
+  constexpr std::size_t kRangeBytes = 64;  // the RaggedRange, then the blocks' parts
+  if (cudaError_t e = temp.allocate(static_cast<std::int64_t>(kRangeBytes + chunks * sizeof(Parts)), stream);
+      e != cudaSuccess)
+    return e;
+  auto* range = reinterpret_cast<tc::RaggedRange*>(temp.get());
+  auto* parts = reinterpret_cast<Parts*>(temp.get() + kRangeBytes);
+  if (cudaError_t e = find(range); e != cudaSuccess) return e;
+  walk<<<chunks, tc::kBlockThreads, 0, stream>>>(in, out, ns, off, range, chunks, parts);
+  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  ragged_finish_kernel<<<static_cast<unsigned>(ceil_div(chunks, tc::kBlockWarps)), tc::kBlockThreads, 0, stream>>>(
+      out, range, chunks, parts);
+  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  return fallback(range);
+}
+
+}  // namespace
+
+template <class OffsetT>
+cudaError_t launch_ragged_reduce(const __half* in, float* out, std::int64_t ns, const OffsetT* begin,
+                                 const OffsetT* end, cudaStream_t stream) {
+  return ragged_sums(
+      in, out, ns, tc::OffsetArrays<OffsetT>{begin, end},
+      [&](tc::RaggedRange* r) { return find_ragged_range(r, begin, end, ns, out, stream); },
+      [&](const tc::RaggedRange* r) { return ragged_reduce_fallback(in, out, ns, begin, end, r, stream); }, stream);
+}
+cudaError_t launch_ragged_reduce_fixed(const __half* in, float* out, std::int64_t ns, std::int64_t size,
+                                       cudaStream_t stream) {
+  return ragged_sums(
+      in, out, ns, tc::FixedOffsets{size}, [&](tc::RaggedRange* r) { return fixed_ragged_range(r, ns * size, stream); },
+      [](const tc::RaggedRange*) { return cudaSuccess; }, stream);
+}
+
+template cudaError_t launch_ragged_reduce<std::int32_t>(const __half*, float*, std::int64_t, const std::int32_t*,
+                                                        const std::int32_t*, cudaStream_t);
+template cudaError_t launch_ragged_reduce<std::int64_t>(const __half*, float*, std::int64_t, const std::int64_t*,
+                                                        const std::int64_t*, cudaStream_t);
+
+}  // namespace tcu::detail::device

@@ -1,0 +1,379 @@
+// Lesson 6 — ragged segments, the scans: CUB's begin/end offsets, the prefix sums of segments of
+// any lengths in one launch, on the tensor cores. The flat array is walked in aligned block tiles
+// whatever the segments; the offsets only mark heads (segment starts) and the elements outside
+// every segment (`off`: zero, never written). One chunk of the covered range per block:
+//   1. range: one pass over the offsets: the covered range [lo, hi), ordered or not (ragged_common.cu)
+//   2. tails: each chunk sums the segment that runs on past its end, over its part
+//   3. walk:  each block walks its chunk's block tiles with a carry: per tile the marks, row scans
+//             A·U (lane scans where a segment starts inside a row), a flagged shuffle scan, the
+//             warps' carries; the carry into the chunk: the tails of the chunks before, back to
+//             the one holding the segment's start (fixed order)
+// Unordered or overlapping segments take the warp-per-segment fallback (correct, slower).
+#include "05_block_grid/kernels/ragged_launchers.hpp"
+#include "common/tensor_core/launch.hpp"
+#include "common/tensor_core/ragged.cuh"
+
+namespace tcu::detail::device {
+namespace {
+
+using namespace tc;  // this lesson's tile primitives read as the shared ones do
+
+// The segment running on past a chunk's end: its sum from its head, or all the chunk's (`through`).
+struct ChunkTail {
+  float value;
+  int through;
+};
+
+// A block tile of this lesson: 8 warps × kRaggedWarpTiles tiles, 4096 consecutive elements.
+constexpr int kRaggedWarpTiles = 2, kRaggedTileElems = kBlockWarps * kRaggedWarpTiles * kTileElems;
+constexpr int kRaggedWords = kRaggedTileElems / 32;  // bitmaps: one bit per element
+
+// Σ in[from … to) by the block: each thread adds whole lane loads in double, then the warps'
+// sums in warp order (the same bits every run). partial: kBlockWarps doubles of shared memory.
+__device__ float block_sum(const __half* in, std::int64_t from, std::int64_t to, double* partial) {
+  const bool aligned = aligned16(in);
+  double s = 0.0;
+#pragma unroll 4
+  for (std::int64_t p = from / kPieceElems * kPieceElems + threadIdx.x * kPieceElems; p < to;
+       p += std::int64_t(blockDim.x) * kPieceElems)
+    s += piece_sum(load_piece_within(in, p, from, to, aligned));
+#pragma unroll
+  for (int o = kWarpSize / 2; o > 0; o /= 2) s += __shfl_down_sync(kFullMask, s, o);
+  if (lane_id() == 0) partial[warp_in_block()] = s;
+  __syncthreads();
+  double total = 0.0;
+  for (int w = 0; w < kBlockWarps; ++w) total += partial[w];
+  return static_cast<float>(total);
+}
+
+// ---- 2. tails ---------------------------------------------------------------------------------------
+template <class Off>
+__global__ void __launch_bounds__(tc::kBlockThreads)
+    ragged_tails_kernel(const __half* __restrict__ in, std::int64_t ns, Off off, const tc::RaggedRange* range,
+                        int chunks, ChunkTail* tails) {
+  __shared__ double partial[kBlockWarps];
+  __shared__ long long from;
+  __shared__ int state;  // 0: none runs on, 1: it starts in the chunk, 2: it covers the chunk
+  const tc::RaggedRange r = *range;
+  if (r.disordered) return;
+  const tc::ArrayChunk c = tc::array_chunk<kRaggedTileElems>(r, chunks, blockIdx.x);
+  if (threadIdx.x == 0) {  // the segment that runs on past the chunk's end, if any
+    state = 0;
+    from = c.last;
+    const std::int64_t s = c.first < c.last ? tc::first_ending_after(off, ns, c.last) : ns;
+    if (s < ns && off.begin(s) < c.last) {
+      const std::int64_t b = off.begin(s);
+      state = b >= c.first ? 1 : 2;
+      from = b >= c.first ? b : c.first;
+    }
+  }
+  __syncthreads();
+  const float sum = state == 0 ? 0.0f : block_sum(in, from, c.last, partial);  // state: the same in the block
+  if (threadIdx.x == 0) tails[blockIdx.x] = ChunkTail{sum, state == 2};
+}
+
+// The carry into chunk b: the tails of chunks b−1, b−2, … back to the newest that is not `through`,
+// added in double by the warp, then a fixed shuffle tree (the same bits every run).
+__device__ float carry_into_chunk(const ChunkTail* tails, int b, int lane) {
+  long long from = 0;
+  for (long long end = b; end > 0; end -= tc::kWarpSize) {
+    const long long i = end - 1 - lane;
+    const unsigned stop = __ballot_sync(tc::kFullMask, i >= 0 && !tails[i].through);
+    if (stop) {
+      from = end - __ffs(stop);
+      break;
+    }
+  }
+  double s = 0.0;
+  for (long long i = from + lane; i < b; i += kWarpSize) s += tails[i].value;
+#pragma unroll
+  for (int o = kWarpSize / 2; o > 0; o /= 2) s += __shfl_xor_sync(kFullMask, s, o);
+  return static_cast<float>(__shfl_sync(kFullMask, s, 0));
+}
+
+// ---- 3. walk -------------------------------------------------------------------------------------
+struct RaggedMarks {
+  unsigned head[kRaggedWords];  // a segment starts here
+  unsigned off[kRaggedWords];   // not part of the chunk's segments: neither read nor written
+  long long next;               // the first segment starting at or after the block tile
+};
+
+// The marks of block tile [t0, t0 + kRaggedTileElems), of which the chunk owns [va, vb), by the
+// whole block, for the segments from `cur` on until one starts at or after the block tile's end.
+// Returns (every thread) the first segment that starts at or after the block tile's end (ns if none).
+template <class Off>
+__device__ std::int64_t mark_block_tile(RaggedMarks& mk, const Off& off, std::int64_t ns, std::int64_t cur,
+                                        std::int64_t t0, std::int64_t va, std::int64_t vb) {
+  const std::int64_t t1 = t0 + kRaggedTileElems;
+  for (int i = threadIdx.x; i < kRaggedWords; i += blockDim.x) mk.head[i] = mk.off[i] = 0;
+  if (threadIdx.x == 0) mk.next = ns;
+  __syncthreads();
+  if (threadIdx.x == 0) {  // outside the chunk
+    set_bits(mk.off, 0, static_cast<int>(va - t0));
+    set_bits(mk.off, static_cast<int>(vb - t0), kRaggedTileElems);
+  }
+  for (std::int64_t s = cur + threadIdx.x; s < ns; s += blockDim.x) {
+    const std::int64_t b = off.begin(s);
+    if (b >= t1) {
+      atomicMin(&mk.next, static_cast<long long>(s));
+      break;
+    }
+    const std::int64_t e = off.end(s);
+    if (e > b && b >= va && b < vb) set_bits(mk.head, static_cast<int>(b - t0), static_cast<int>(b - t0 + 1));
+    const std::int64_t g0 = e > va ? e : va, gap_end = s + 1 < ns ? off.begin(s + 1) : vb;  // the gap after s
+    const std::int64_t g1 = gap_end < vb ? gap_end : vb;
+    if (g0 < g1) set_bits(mk.off, static_cast<int>(g0 - t0), static_cast<int>(g1 - t0));
+  }
+  __syncthreads();
+  return mk.next;
+}
+
+// The flagged scan of one staged tile by its warp (lane L: elements 8L … 8L+7, heads8 its head
+// bits, x their values). `carry` is the value before the tile, `carry_head` whether a head came
+// before in the warp. Out: v[j] = the sum from the last head at or before element j (plus carry
+// when there is none in the warp), head_seen bit j = a head at or before element j in the warp.
+// Step 1: R = A·U (row scans, tensor cores) when no segment starts inside a row — lane 2i+1's
+// part of row i is R[i][8 + j] − R[i][7], both in one segment — else each lane scans its 8
+// elements. Step 2: a flagged shuffle scan of the 32 lane totals. Step 3: v = prefix + offset
+// (+ carry before the first head).
+__device__ __forceinline__ void scan_ragged_tile(const __half* tile, float* acc, const FragBRow& fu, unsigned heads8,
+                                                 const float (&x)[8], float carry, bool carry_head, float (&v)[8],
+                                                 unsigned& head_seen, int lane) {
+  float r[8];
+  const unsigned inside = heads8 & ((lane & 1) ? 0xffu : 0xfeu);  // a start that is not a row start
+  if (!__any_sync(kFullMask, inside != 0)) {
+    FragA a;
+    FragAcc c;
+    wmma::load_matrix_sync(a, tile, kTile);
+    wmma::fill_fragment(c, 0.0f);
+    wmma::mma_sync(c, a, fu, c);  // every row scanned: R = A·U
+    wmma::store_matrix_sync(acc, c, kTile, wmma::mem_row_major);
+    __syncwarp();
+    const float* row = acc + (lane / 2) * kTile;
+    const float before = (lane & 1) ? row[kPieceElems - 1] : 0.0f;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) r[j] = row[(lane & 1) * kPieceElems + j] - before;
+    __syncwarp();
+  } else {
+    float s = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      if ((heads8 >> j) & 1u) s = 0.0f;
+      s += x[j];
+      r[j] = s;
+    }
+  }
+  float inc = r[7];  // the lane's total after its last head
+  bool hd = heads8 != 0;
+#pragma unroll
+  for (int d = 1; d < kWarpSize; d *= 2) {
+    const float o = __shfl_up_sync(kFullMask, inc, d);
+    const bool oh = __shfl_up_sync(kFullMask, hd, d);
+    if (lane >= d) {
+      if (!hd) inc = o + inc;
+      hd = hd || oh;
+    }
+  }
+  const float up = __shfl_up_sync(kFullMask, inc, 1), ex = lane ? up : 0.0f;  // lanes before, from their last head
+  const bool up_head = __shfl_up_sync(kFullMask, hd, 1), ex_head = lane && up_head;
+  head_seen = 0;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+    const bool started = (heads8 & ((2u << j) - 1u)) != 0;
+    v[j] = started ? r[j] : ex_head ? r[j] + ex : (r[j] + ex) + carry;
+    if (started || ex_head || carry_head) head_seen |= 1u << j;
+  }
+}
+
+struct alignas(128) WalkSmem {
+  __half stage[tc::kBlockWarps][kRaggedWarpTiles][kTileElems];  // the staged tiles (WMMA operands)
+  float acc[tc::kBlockWarps][kTileElems];                        // a warp's R = A·U, then its results
+  __half u[kTileElems];
+  RaggedMarks marks;
+  float warp_total[tc::kBlockWarps], warp_carry[tc::kBlockWarps];
+  int warp_head[tc::kBlockWarps];
+  double block_carry;  // a chunk carries across thousands of block tiles: no fp32 chain of roundings
+  long long s_open, cursor;
+};
+
+// One tile's results to out[first …]: through the warp's scratch as whole 512-byte rows of
+// stores when all 256 are written (and out is aligned), else each lane its own elements.
+template <class OutT>
+__device__ void write_tile(OutT* out, std::int64_t first, bool inclusive, const float (&v)[8], unsigned heads8,
+                           unsigned off8, float before, float* scratch, int lane) {
+  const float up = __shfl_up_sync(tc::kFullMask, v[7], 1), prev = lane == 0 ? before : up;
+  alignas(16) OutT o[8];
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+    const float x = inclusive ? v[j] : ((heads8 >> j) & 1u) ? 0.0f : j > 0 ? v[j - 1] : prev;
+    o[j] = tc::from_float<OutT>(x);
+  }
+  constexpr int kVecs = static_cast<int>(8 * sizeof(OutT) / 16);  // 16-byte vectors per lane
+  if (__all_sync(tc::kFullMask, off8 == 0) && tc::aligned16(out + first)) {
+    uint4* s = reinterpret_cast<uint4*>(scratch);
+#pragma unroll
+    for (int h = 0; h < kVecs; ++h) s[lane * kVecs + h] = reinterpret_cast<const uint4*>(o)[h];
+    __syncwarp();
+#pragma unroll
+    for (int h = 0; h < kVecs; ++h)
+      __stcs(reinterpret_cast<uint4*>(out + first) + h * tc::kWarpSize + lane, s[h * tc::kWarpSize + lane]);
+    __syncwarp();
+  } else {
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      if (!((off8 >> j) & 1u)) out[first + lane * tc::kPieceElems + j] = o[j];
+  }
+}
+
+template <class OutT, class Off>
+__global__ void __launch_bounds__(tc::kBlockThreads, 3)
+    ragged_walk_kernel(const __half* __restrict__ in, OutT* __restrict__ out, std::int64_t ns, Off off, bool inclusive,
+                       const tc::RaggedRange* range, int chunks, const ChunkTail* tails) {
+  __shared__ WalkSmem sm;
+  const tc::RaggedRange r = *range;
+  if (r.disordered) return;
+  const tc::ArrayChunk c = tc::array_chunk<kRaggedTileElems>(r, chunks, blockIdx.x);
+  if (c.first >= c.last) return;
+  const int lane = tc::lane_id(), warp = tc::warp_in_block();
+  if (threadIdx.x == 0) {  // where the chunk lies among the segments (binary searches)
+    const std::int64_t first = tc::first_ending_after(off, ns, c.first);
+    sm.s_open = first < ns && off.begin(first) < c.first ? first : -1;  // began in an earlier chunk
+    sm.cursor = first > 0 ? first - 1 : 0;
+    sm.block_carry = 0.0f;
+  }
+  tc::write_constant_tile(sm.u, tc::ConstantMatrix::U, threadIdx.x, blockDim.x);
+  __syncthreads();
+  if (warp == 0 && sm.s_open >= 0) {  // the carry into the chunk: the tails of the chunks before (fixed order)
+    const float carry = carry_into_chunk(tails, blockIdx.x, lane);
+    if (lane == 0) sm.block_carry = carry;
+  }
+  std::int64_t cur = sm.cursor;
+  tc::FragBRow fu;
+  tc::wmma::load_matrix_sync(fu, sm.u, tc::kTile);
+  const bool aligned = tc::aligned16(in);
+  const int warp_first = warp * kRaggedWarpTiles * kTileElems + lane * tc::kPieceElems;  // in the block tile
+  tc::Piece next[kRaggedWarpTiles];
+  auto load = [&](std::int64_t t0) {
+#pragma unroll
+    for (int k = 0; k < kRaggedWarpTiles; ++k)
+      next[k] = tc::load_piece_within(in, t0 + warp_first + k * kTileElems, c.first, c.last, aligned);
+  };
+  std::int64_t t0 = c.first / kRaggedTileElems * kRaggedTileElems;
+  load(t0);
+  for (; t0 < c.last; t0 += kRaggedTileElems) {
+    const std::int64_t va = t0 > c.first ? t0 : c.first;
+    const std::int64_t vb = t0 + kRaggedTileElems < c.last ? t0 + kRaggedTileElems : c.last;
+    // 1. the marks: heads, off, last elements (from the offsets that fall in the block tile)
+    const std::int64_t following = mark_block_tile(sm.marks, off, ns, cur, t0, va, vb);
+    // 2. stage the tiles with `off` elements zeroed; the next block tile's loads go out
+    float x[kRaggedWarpTiles][8];
+    unsigned heads[kRaggedWarpTiles], offs[kRaggedWarpTiles];
+#pragma unroll
+    for (int k = 0; k < kRaggedWarpTiles; ++k) {
+      heads[k] = tc::bits8(sm.marks.head, warp_first + k * kTileElems);
+      offs[k] = tc::bits8(sm.marks.off, warp_first + k * kTileElems);
+      __half* h = reinterpret_cast<__half*>(&next[k].v);  // `off` elements zeroed
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        if ((offs[k] >> j) & 1u) h[j] = __float2half(0.0f);
+        x[k][j] = __half2float(h[j]);
+      }
+      tc::store_piece(sm.stage[warp][k], next[k], lane);
+    }
+    __syncwarp();
+    if (t0 + kRaggedTileElems < c.last) load(t0 + kRaggedTileElems);
+    // 3. every warp scans its tiles (flagged), the carry passing from tile to tile
+    float v[kRaggedWarpTiles][8];
+    unsigned seen[kRaggedWarpTiles];
+    float wc = 0.0f;
+    bool wh = false;
+#pragma unroll
+    for (int k = 0; k < kRaggedWarpTiles; ++k) {
+      scan_ragged_tile(sm.stage[warp][k], sm.acc[warp], fu, heads[k], x[k], wc, wh, v[k], seen[k], lane);
+      wc = __shfl_sync(tc::kFullMask, v[k][7], tc::kWarpSize - 1);
+      wh = __shfl_sync(tc::kFullMask, (seen[k] >> 7) & 1u, tc::kWarpSize - 1) != 0;
+    }
+    if (lane == 0) {
+      sm.warp_total[warp] = wc;  // the sum after the warp's last head (all of it without one)
+      sm.warp_head[warp] = wh;
+    }
+    __syncthreads();
+    // 4. the warps' carries: the block carry, then the warp totals, restarting at heads (fixed order)
+    if (threadIdx.x == 0) {
+      double bc = sm.block_carry;
+      for (int w = 0; w < tc::kBlockWarps; ++w) {
+        sm.warp_carry[w] = static_cast<float>(bc);
+        bc = sm.warp_head[w] ? static_cast<double>(sm.warp_total[w]) : bc + sm.warp_total[w];
+      }
+      sm.block_carry = bc;
+    }
+    __syncthreads();
+    // 5. the carry added before the warp's first head; results out
+    const float carry = sm.warp_carry[warp];
+    float before = carry;
+#pragma unroll
+    for (int k = 0; k < kRaggedWarpTiles; ++k) {
+#pragma unroll
+      for (int j = 0; j < 8; ++j)
+        if (!((seen[k] >> j) & 1u)) v[k][j] += carry;
+      write_tile(out, t0 + warp * kRaggedWarpTiles * kTileElems + k * kTileElems, inclusive, v[k], heads[k], offs[k],
+                 before, sm.acc[warp], lane);
+      before = __shfl_sync(tc::kFullMask, v[k][7], tc::kWarpSize - 1);
+    }
+    cur = following - 1 > cur ? following - 1 : cur;
+    __syncthreads();  // the marks and the shared tiles are free for the next block tile
+  }
+}
+
+// Range, tails, walk (then, for offset arrays, the fallback, which returns at once when the
+// segments are ordered).
+template <class OutT, class Off, class Range, class Fallback>
+cudaError_t ragged_scan(const __half* in, OutT* out, std::int64_t ns, Off off, bool inclusive, Range&& find,
+                        Fallback&& fallback, cudaStream_t stream) {
+  auto* walk = ragged_walk_kernel<OutT, Off>;
+  const int chunks = resident_grid_size(reinterpret_cast<const void*>(walk), kBlockThreads, 1 << 30);  // a wave
+  TempBuffer<unsigned char> temp;
+  constexpr std::size_t kRangeBytes = 64;  // the RaggedRange, then the chunks' tails
+  if (cudaError_t e = temp.allocate(std::int64_t(kRangeBytes + chunks * sizeof(ChunkTail)), stream); e != cudaSuccess)
+    return e;
+  auto* range = reinterpret_cast<RaggedRange*>(temp.get());
+  auto* tails = reinterpret_cast<ChunkTail*>(temp.get() + kRangeBytes);
+  if (cudaError_t e = find(range); e != cudaSuccess) return e;
+  ragged_tails_kernel<Off><<<chunks, kBlockThreads, 0, stream>>>(in, ns, off, range, chunks, tails);
+  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  walk<<<chunks, kBlockThreads, 0, stream>>>(in, out, ns, off, inclusive, range, chunks, tails);
+  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  return fallback(range);
+}
+
+}  // namespace
+
+template <class OutT, class OffsetT>
+cudaError_t launch_ragged_scan(const __half* in, OutT* out, std::int64_t ns, const OffsetT* begin, const OffsetT* end,
+                               bool inclusive, cudaStream_t stream) {
+  auto find = [&](RaggedRange* r) { return find_ragged_range(r, begin, end, ns, nullptr, stream); };
+  auto fallback = [&](const RaggedRange* r) { 
+    return ragged_scan_fallback(in, out, ns, begin, end, inclusive, r, stream);
+  };
+  return ragged_scan(in, out, ns, OffsetArrays<OffsetT>{begin, end}, inclusive, find, fallback, stream);
+}
+template <class OutT>
+cudaError_t launch_ragged_scan_fixed(const __half* in, OutT* out, std::int64_t ns, std::int64_t size, bool inclusive,
+                                     cudaStream_t stream) {
+  auto find = [&](RaggedRange* r) { return fixed_ragged_range(r, ns * size, stream); };
+  auto none = [](const RaggedRange*) { return cudaSuccess; };  // fixed offsets are ordered
+  return ragged_scan(in, out, ns, FixedOffsets{size}, inclusive, find, none, stream);
+}
+
+#define TCU_RAGGED_SCAN(OutT, OffsetT)                                                                            \
+  template cudaError_t launch_ragged_scan(const __half*, OutT*, std::int64_t, const OffsetT*, const OffsetT*, bool, \
+                                          cudaStream_t);
+TCU_RAGGED_SCAN(float, std::int32_t)
+TCU_RAGGED_SCAN(float, std::int64_t)
+TCU_RAGGED_SCAN(__half, std::int32_t)
+TCU_RAGGED_SCAN(__half, std::int64_t)
+template cudaError_t launch_ragged_scan_fixed(const __half*, float*, std::int64_t, std::int64_t, bool, cudaStream_t);
+template cudaError_t launch_ragged_scan_fixed(const __half*, __half*, std::int64_t, std::int64_t, bool, cudaStream_t);
+#undef TCU_RAGGED_SCAN
+
+}  // namespace tcu::detail::device

@@ -1,0 +1,135 @@
+// What lessons 5 and 6 (ragged segments) share and do not teach: the pass over the offsets that
+// finds the covered range and checks the order, and the warp-per-segment fallback for segments
+// that are unordered or overlap.
+#include "05_block_grid/kernels/ragged_launchers.hpp"
+#include "common/tensor_core/launch.hpp"
+#include "common/tensor_core/ragged.cuh"
+
+namespace tcu::detail::device {
+namespace {
+
+template <class T>
+__global__ void ragged_range_kernel(const T* __restrict__ begin, const T* __restrict__ end, std::int64_t ns,
+                                    tc::RaggedRange* range, float* zero_empty) {
+  unsigned long long lo = ~0ull, hi = 0;
+  unsigned disordered = 0;
+  for (std::int64_t s = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; s < ns;
+       s += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t b = begin[s], e = end[s];
+    if (e > b) {
+      if (b < 0) disordered = 1;
+      lo = min(lo, static_cast<unsigned long long>(b));
+      hi = max(hi, static_cast<unsigned long long>(e));
+    } else if (zero_empty) {
+      zero_empty[s] = 0.0f;  // an empty segment sums to 0
+    }
+    if (s + 1 < ns && (e > b ? e : b) > static_cast<std::int64_t>(begin[s + 1])) disordered = 1;
+  }
+#pragma unroll
+  for (int o = tc::kWarpSize / 2; o > 0; o /= 2) {
+    lo = min(lo, __shfl_xor_sync(tc::kFullMask, lo, o));
+    hi = max(hi, __shfl_xor_sync(tc::kFullMask, hi, o));
+    disordered |= __shfl_xor_sync(tc::kFullMask, disordered, o);
+  }
+  if (tc::lane_id() == 0) {
+    if (hi > 0) atomicMin(&range->lo, lo);
+    if (hi > 0) atomicMax(&range->hi, hi);
+    if (disordered) atomicOr(&range->disordered, 1u);
+  }
+}
+__global__ void fixed_range_kernel(tc::RaggedRange* range, std::int64_t n) {
+  *range = tc::RaggedRange{0, static_cast<unsigned long long>(n), 0};
+}
+
+// Σ in[from … to) by one warp: lane l adds from + l, from + l + 32, … in double, then a fixed
+// shuffle tree: the same bits every run.
+__device__ float warp_sum(const __half* in, std::int64_t from, std::int64_t to, int lane) {
+  double s = 0.0;
+  for (std::int64_t i = from + lane; i < to; i += tc::kWarpSize) s += __half2float(in[i]);
+#pragma unroll
+  for (int o = tc::kWarpSize / 2; o > 0; o /= 2) s += __shfl_down_sync(tc::kFullMask, s, o);
+  return static_cast<float>(s);  // lane 0's
+}
+
+template <class T>
+__global__ void reduce_fallback_kernel(const __half* __restrict__ in, float* __restrict__ out, std::int64_t ns,
+                                       tc::OffsetArrays<T> off, const tc::RaggedRange* range) {
+  if (!range->disordered) return;
+  const int lane = tc::lane_id();
+  const std::int64_t warps = std::int64_t(gridDim.x) * tc::kBlockWarps;
+  for (std::int64_t s = blockIdx.x * std::int64_t(tc::kBlockWarps) + tc::warp_in_block(); s < ns; s += warps) {
+    const float sum = warp_sum(in, off.begin(s), off.end(s), lane);
+    if (lane == 0) out[s] = sum;
+  }
+}
+template <bool kInclusive, class OutT, class T>
+__global__ void scan_fallback_kernel(const __half* __restrict__ in, OutT* __restrict__ out, std::int64_t ns,
+                                     tc::OffsetArrays<T> off, const tc::RaggedRange* range) {
+  if (!range->disordered) return;
+  const int lane = tc::lane_id();
+  const std::int64_t warps = std::int64_t(gridDim.x) * tc::kBlockWarps;
+  for (std::int64_t s = blockIdx.x * std::int64_t(tc::kBlockWarps) + tc::warp_in_block(); s < ns; s += warps) {
+    const std::int64_t e = off.end(s);
+    float carry = 0.0f;
+    for (std::int64_t base = off.begin(s); base < e; base += tc::kWarpSize) {
+      const std::int64_t i = base + lane;
+      float v = i < e ? __half2float(in[i]) : 0.0f;
+#pragma unroll
+      for (int d = 1; d < tc::kWarpSize; d *= 2) {
+        const float o = __shfl_up_sync(tc::kFullMask, v, d);
+        if (lane >= d) v = o + v;
+      }
+      v += carry;
+      const float prev0 = __shfl_up_sync(tc::kFullMask, v, 1);
+      if (i < e) out[i] = tc::from_float<OutT>(kInclusive ? v : lane == 0 ? carry : prev0);
+      carry = __shfl_sync(tc::kFullMask, v, tc::kWarpSize - 1);
+    }
+  }
+}
+
+int fallback_grid(std::int64_t ns) { return tc::grid_for(ceil_div(ns, tc::kBlockWarps), 16); }
+
+}  // namespace
+
+template <class T>
+cudaError_t find_ragged_range(tc::RaggedRange* range, const T* begin, const T* end, std::int64_t ns, float* zero_empty,
+                              cudaStream_t stream) {
+  if (cudaError_t e = cudaMemsetAsync(range, 0, sizeof(tc::RaggedRange), stream); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaMemsetAsync(&range->lo, 0xff, sizeof(range->lo), stream); e != cudaSuccess) return e;
+  ragged_range_kernel<T><<<tc::grid_for(ceil_div(ns, tc::kBlockThreads), 8), tc::kBlockThreads, 0, stream>>>(
+      begin, end, ns, range, zero_empty);
+  return cudaGetLastError();
+}
+cudaError_t fixed_ragged_range(tc::RaggedRange* range, std::int64_t n, cudaStream_t stream) {
+  fixed_range_kernel<<<1, 1, 0, stream>>>(range, n);
+  return cudaGetLastError();
+}
+template <class T>
+cudaError_t ragged_reduce_fallback(const __half* in, float* out, std::int64_t ns, const T* begin, const T* end,
+                                   const tc::RaggedRange* range, cudaStream_t stream) {
+  reduce_fallback_kernel<T><<<fallback_grid(ns), tc::kBlockThreads, 0, stream>>>(in, out, ns, {begin, end}, range);
+  return cudaGetLastError();
+}
+template <class OutT, class T>
+cudaError_t ragged_scan_fallback(const __half* in, OutT* out, std::int64_t ns, const T* begin, const T* end,
+                                 bool inclusive, const tc::RaggedRange* range, cudaStream_t stream) {
+  const tc::OffsetArrays<T> off{begin, end};
+  auto* k = inclusive ? scan_fallback_kernel<true, OutT, T> : scan_fallback_kernel<false, OutT, T>;
+  k<<<fallback_grid(ns), tc::kBlockThreads, 0, stream>>>(in, out, ns, off, range);
+  return cudaGetLastError();
+}
+
+#define TCU_RAGGED_COMMON(T)                                                                                      \
+  template cudaError_t find_ragged_range<T>(tc::RaggedRange*, const T*, const T*, std::int64_t, float*,           \
+                                            cudaStream_t);                                                        \
+  template cudaError_t ragged_reduce_fallback<T>(const __half*, float*, std::int64_t, const T*, const T*,         \
+                                                 const tc::RaggedRange*, cudaStream_t);                           \
+  template cudaError_t ragged_scan_fallback<float, T>(const __half*, float*, std::int64_t, const T*, const T*,    \
+                                                      bool, const tc::RaggedRange*, cudaStream_t);                \
+  template cudaError_t ragged_scan_fallback<__half, T>(const __half*, __half*, std::int64_t, const T*, const T*,  \
+                                                       bool, const tc::RaggedRange*, cudaStream_t);
+TCU_RAGGED_COMMON(std::int32_t)
+TCU_RAGGED_COMMON(std::int64_t)
+#undef TCU_RAGGED_COMMON
+
+}  // namespace tcu::detail::device
