@@ -1,9 +1,8 @@
-// Scan of segments of any size (ours; docs/algorithms.md, "Segments of any size"): the walk of
-// scan256_pipelined (aligned tiles of the ARRAY, rounds of 8, the next round's loads in flight)
-// for sizes that are not powers of two, over an even share of WHOLE segments per warp (what lies
-// outside it is neither loaded nor written). Steps 1–3 of a round: segmented_row_scan.cuh, as in
-// chapter 03; step 4 scans each tile: R_pre = A_pre·U, R_post = A_post·U, element c of row r =
-// carry_in(r) + R_pre[r][c] left of the row's start, R_post[r][c] from it. Exclusive: shifted by one.
+// Scan of segments of any size (ours; docs/algorithms.md, "Segments of any size"): scan256_pipelined's
+// walk (aligned tiles of the ARRAY, rounds of 8) over an even share of WHOLE segments per warp.
+// Steps 1–3 of a round: segmented_row_scan.cuh, as in chapter 03; step 4 scans each tile: R_pre =
+// A_pre·U, R_post = A_post·U, element c of row r = carry_in(r) + R_pre[r][c] left of the row's
+// start, R_post[r][c] from it. Exclusive: shifted by one.
 #include <algorithm>
 
 #include "common/tensor_core/launch.hpp"
@@ -90,11 +89,16 @@ __global__ void __launch_bounds__(kAnyWarps * kWarpSize, kAnyMinBlocks)
       __syncwarp();
       const int start = row_start(rem, s);
       const float cin = sm.carry_in[k * kTile + row];
-      float v[kPieceElems];  // the lane's results: R_pre + carry left of the start, R_post from it
+      float rp[8], rq[8], v[kPieceElems];  // the lane's elements of R_pre and R_post; its results
 #pragma unroll
-      for (int j = 0; j < kPieceElems; ++j) v[j] = c0 + j < start ? cin + sm.r_pre[e0 + j] : sm.r_post[e0 + j];
+      for (int j = 0; j < 8; ++j) rp[j] = sm.r_pre[e0 + j];
+#pragma unroll
+      for (int j = 0; j < 8; ++j) rq[j] = sm.r_post[e0 + j];
+#pragma unroll
+      for (int j = 0; j < kPieceElems; ++j) v[j] = c0 + j < start ? cin + rp[j] : rq[j];
       if (!kInclusive) {  // the element before; 0 at a segment start
-        const float up = __shfl_up_sync(kFullMask, v[kPieceElems - 1], 1), before = lane ? up : cin;  // row 0: carry_in
+        float before = __shfl_up_sync(kFullMask, v[kPieceElems - 1], 1);
+        if (lane == 0) before = cin;  // row 0: the carry_in of the row = the previous element's value
 #pragma unroll
         for (int j = kPieceElems - 1; j >= 0; --j) v[j] = c0 + j == start ? 0.0f : (j == 0 ? before : v[j - 1]);
       }

@@ -198,14 +198,14 @@ struct alignas(128) WalkSmem {
 
 // One tile's results to out[first …]: through the warp's scratch as whole 512-byte rows of
 // stores when all 256 are written (and out is aligned), else each lane its own elements.
-template <class OutT>
-__device__ void write_tile(OutT* out, std::int64_t first, bool inclusive, const float (&v)[8], unsigned heads8,
-                           unsigned off8, float before, float* scratch, int lane) {
+template <bool kInclusive, class OutT>
+__device__ void write_tile(OutT* out, std::int64_t first, const float (&v)[8], unsigned heads8, unsigned off8,
+                           float before, float* scratch, int lane) {
   const float up = __shfl_up_sync(tc::kFullMask, v[7], 1), prev = lane == 0 ? before : up;
   alignas(16) OutT o[8];
 #pragma unroll
   for (int j = 0; j < 8; ++j) {
-    const float x = inclusive ? v[j] : ((heads8 >> j) & 1u) ? 0.0f : j > 0 ? v[j - 1] : prev;
+    const float x = kInclusive ? v[j] : ((heads8 >> j) & 1u) ? 0.0f : j > 0 ? v[j - 1] : prev;
     o[j] = tc::from_float<OutT>(x);
   }
   constexpr int kVecs = static_cast<int>(8 * sizeof(OutT) / 16);  // 16-byte vectors per lane
@@ -225,9 +225,9 @@ __device__ void write_tile(OutT* out, std::int64_t first, bool inclusive, const 
   }
 }
 
-template <class OutT, class Off>
+template <class OutT, class Off, bool kInclusive>
 __global__ void __launch_bounds__(tc::kBlockThreads, 3)
-    ragged_walk_kernel(const __half* __restrict__ in, OutT* __restrict__ out, std::int64_t ns, Off off, bool inclusive,
+    ragged_walk_kernel(const __half* __restrict__ in, OutT* __restrict__ out, std::int64_t ns, Off off,
                        const tc::RaggedRange* range, int chunks, const ChunkTail* tails) {
   __shared__ WalkSmem sm;
   const tc::RaggedRange r = *range;
@@ -316,8 +316,8 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
 #pragma unroll
       for (int j = 0; j < 8; ++j)
         if (!((seen[k] >> j) & 1u)) v[k][j] += carry;
-      write_tile(out, t0 + warp * kRaggedWarpTiles * kTileElems + k * kTileElems, inclusive, v[k], heads[k], offs[k],
-                 before, sm.acc[warp], lane);
+      write_tile<kInclusive>(out, t0 + warp * kRaggedWarpTiles * kTileElems + k * kTileElems, v[k], heads[k], offs[k],
+                             before, sm.acc[warp], lane);
       before = __shfl_sync(tc::kFullMask, v[k][7], tc::kWarpSize - 1);
     }
     cur = following - 1 > cur ? following - 1 : cur;
@@ -330,7 +330,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
 template <class OutT, class Off, class Range, class Fallback>
 cudaError_t ragged_scan(const __half* in, OutT* out, std::int64_t ns, Off off, bool inclusive, Range&& find,
                         Fallback&& fallback, cudaStream_t stream) {
-  auto* walk = ragged_walk_kernel<OutT, Off>;
+  auto* walk = inclusive ? ragged_walk_kernel<OutT, Off, true> : ragged_walk_kernel<OutT, Off, false>;
   const int chunks = resident_grid_size(reinterpret_cast<const void*>(walk), kBlockThreads, 1 << 30);  // a wave
   TempBuffer<unsigned char> temp;
   constexpr std::size_t kRangeBytes = 64;  // the RaggedRange, then the chunks' tails
@@ -341,7 +341,7 @@ cudaError_t ragged_scan(const __half* in, OutT* out, std::int64_t ns, Off off, b
   if (cudaError_t e = find(range); e != cudaSuccess) return e;
   ragged_tails_kernel<Off><<<chunks, kBlockThreads, 0, stream>>>(in, ns, off, range, chunks, tails);
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-  walk<<<chunks, kBlockThreads, 0, stream>>>(in, out, ns, off, inclusive, range, chunks, tails);
+  walk<<<chunks, kBlockThreads, 0, stream>>>(in, out, ns, off, range, chunks, tails);
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   return fallback(range);
 }

@@ -9,9 +9,10 @@
 namespace tcu::tc {
 
 // Alg. 4, first step, by every warp: the warp's partial of p[0 … len) (every lane returns it).
-// Tiles dealt out in turn, so that short ranges keep every warp busy: step s of warp w stages
-// tiles (s·T + j)·W + w, j < T, the next step's loads in flight during its MMAs. A round of 8
-// tiles is one chain V = Σ P·A_k, whose row 0 the lanes add in fp32 (a longer chain would drift).
+// Step s of warp w stages T tiles, the next step's loads in flight during its MMAs: with whole
+// rounds (T = 8, BlockSmem) the round s·W + w, 8 consecutive tiles (long runs per warp); with half
+// rounds (ReduceSmem) tiles dealt out in turn, (s·T + j)·W + w, so that a short range keeps every
+// warp busy. A round of 8 tiles is one chain V = Σ P·A_k, whose row 0 the lanes add in fp32.
 template <int kT>
 __device__ __forceinline__ float warp_range_partial(BlockSmemOf<kT>& sm, const __half* p, std::int64_t len) {
   static_assert(kRoundTiles % kT == 0, "a round is whole steps");
@@ -20,28 +21,31 @@ __device__ __forceinline__ float warp_range_partial(BlockSmemOf<kT>& sm, const _
   FragA pa;
   wmma::load_matrix_sync(pa, sm.p, kTile);
   const int tiles = static_cast<int>(ceil_div(len, kTileElems));  // int: 2^31 tiles would be 1 TiB
-  const int steps = tiles > warp ? static_cast<int>(ceil_div(tiles - warp, kT * kBlockWarps)) : 0;
-  const auto tile = [&](const StridedRounds& s, int j) { return (int(s.round) * kT + j) * kBlockWarps + warp; };
+  constexpr bool kWholeRounds = kT == kRoundTiles;
+  constexpr int kStride = kWholeRounds ? 1 : kBlockWarps;  // from one tile of a step to the next
+  const int first = kWholeRounds ? warp * kT : warp;       // the warp's first tile
+  const int steps = tiles > first ? static_cast<int>(ceil_div(tiles - first, kT * kBlockWarps)) : 0;
+  const auto tile = [&](const StridedRounds& s, int j) { return s.round * (kT * kBlockWarps) + first + j * kStride; };
   const bool aligned = aligned16(p);
   float column = 0.0f;  // lane c < 16: column c of V, summed over the warp's rounds
   FragAcc v;
-  wmma::fill_fragment(v, 0.0f);
   Piece piece[kT];
   run_round_pipeline(
       StridedRounds{0, 1, steps},
       [&](const StridedRounds& s) {
 #pragma unroll
         for (int j = 0; j < kT; ++j)
-          piece[j] = load_contiguous<Cache::streaming>(p, len, std::int64_t(tile(s, j)) * kTileElems, lane, aligned);
+          piece[j] = load_contiguous<Cache::streaming>(p, len, tile(s, j) * kTileElems, lane, aligned);
       },
       [&] {
 #pragma unroll
         for (int j = 0; j < kT; ++j) store_piece(ws.round[j], piece[j], lane);
       },
       [&](const StridedRounds& s) {
+        if (s.round % (kRoundTiles / kT) == 0) wmma::fill_fragment(v, 0.0f);  // a round's first step
 #pragma unroll
         for (int j = 0; j < kT; ++j) {
-          if (tile(s, j) >= tiles) break;  // past the range (the whole warp agrees)
+          if (!kWholeRounds && tile(s, j) >= tiles) break;  // half rounds: no MMA past the range
           FragBRow a;
           wmma::load_matrix_sync(a, ws.round[j], kTile);
           wmma::mma_sync(v, pa, a, v);
@@ -50,7 +54,6 @@ __device__ __forceinline__ float warp_range_partial(BlockSmemOf<kT>& sm, const _
           wmma::store_matrix_sync(ws.acc, v, kTile, wmma::mem_row_major);
           __syncwarp();
           if (lane < kTile) column += ws.acc[lane];
-          wmma::fill_fragment(v, 0.0f);
         }
       });
   for (int o = kTile / 2; o >= 1; o >>= 1) column += __shfl_xor_sync(kFullMask, column, o);  // as row16_sum

@@ -1,9 +1,8 @@
 #pragma once
-// Steps 1–3 of a round of the any-size kernels, chapter 03's reduction_any_size and chapter 04's
-// scan_any_size (docs/algorithms.md, "Segments of any size"). From s = 17 on a 16-element row of
-// an ALIGNED tile holds at most one segment start b and one end; each row is cut at b and each
-// part summed on its own, so no sum mixes two segments (errors like fp32 sums of a segment):
-//
+// Steps 1–3 of a round of the any-size kernels (03's reduction, 04's scan; docs/algorithms.md,
+// "Segments of any size"). From s = 17 on a 16-element row of an ALIGNED tile holds at most one
+// segment start b and one end; each row is cut at b and each part summed on its own (no sum mixes
+// two segments, so the errors are those of fp32 sums of one segment):
 //   row r of A:   [ x0 x1 … x(b−1) | xb … x15 ]        b = start of row r
 //                   A_pre (previous segment)   A_post (the segment starting at b)
 #include <cstdint>

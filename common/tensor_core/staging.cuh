@@ -1,9 +1,8 @@
 #pragma once
-// Staging: fp16 tiles from global into aligned shared memory, from any pointer alignment. WMMA
-// loads need a 32-byte aligned pointer and ldm a multiple of 8 halves (a segment of 17 at
-// d_in + 17 breaks both), so lane L loads tile elements [8L, 8L + 8) (a Piece, one 16-byte
-// vector where the address allows) into registers, then stores them into an aligned shared tile;
-// zeros past a segment's or the array's end. Also: 16-byte stores and the round pipeline.
+// Staging: fp16 tiles from global into aligned shared memory, from any pointer alignment (WMMA
+// needs 32-byte aligned tiles; a segment of 17 at d_in + 17 is not): lane L loads tile elements
+// [8L, 8L + 8) (a Piece, one 16-byte vector where the address allows), then stores them into an
+// aligned shared tile; zeros past the end. Also: 16-byte stores and the round pipeline.
 #include <cuda_fp16.h>
 
 #include <cstdint>
@@ -98,7 +97,6 @@ __device__ __forceinline__ void store8(OutT* dst, const float (&v)[8], std::int6
 // ---- the round pipeline: the NEXT round's global loads are in flight during a round's work ----
 //   load(r0) │ stage │ load(r1) │ work(r0) │ stage │ load(r2) │ work(r1) │ …
 // load(walk): loads into registers; stage(): into shared memory; work(walk): shared memory only.
-
 // Rounds first, first + stride, … below count (a warp's grid-stride share of `count` rounds).
 struct StridedRounds {
   std::int64_t round, stride, count;

@@ -45,9 +45,8 @@ TCU_HOST_DEVICE constexpr PieceSource contiguous_source(std::int64_t len, std::i
   return PieceSource{at, len - at};
 }
 
-// ---- the hi/lo split ---------------------------------------------------------------------------
-// An fp32 accumulator as an fp16 MMA operand without losing the 13 bits fp16 lacks
-// (docs/algorithms.md, "The hi/lo split"): v = hi + lo + e, hi = fp16(v), lo = fp16(v − hi),
+// ---- the hi/lo split: an fp32 accumulator as an fp16 MMA operand without losing the 13 bits fp16
+// lacks (docs/algorithms.md, "The hi/lo split"): v = hi + lo + e, hi = fp16(v), lo = fp16(v − hi),
 // |e| <= 2^-22·|v| + 2^-25, and X·C = hi·C + lo·C. Only |v| <= 2^15 splits (hi cannot round to
 // infinity); above it, and for NaN/Inf, the caller does that step in fp32 on the CUDA cores.
 
