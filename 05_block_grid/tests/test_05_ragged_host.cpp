@@ -1,4 +1,5 @@
-// Chapter 05, host tests of lesson 5 (ragged segments): a host model of a tile's flagged scan
+// Chapter 05, host tests of lessons 5 and 6 (ragged segments): the sums' join of warp chunks'
+// parts (lesson 5); a host model of a tile's flagged scan
 // (row scans A·U where segments start on row starts only, lane scans elsewhere, the flagged
 // scan over the lanes) against a direct segmented scan; the block tile's marks (heads, off,
 // last elements) from the offsets, walking segments from a cursor as the kernel does; chunks
@@ -117,6 +118,75 @@ Marks model_marks(const bd::RaggedSegments& s, std::int64_t cur, std::int64_t t0
   return m;
 }
 
+// Lesson 5's join of the sums, modelled element by element: each warp chunk's parts (the
+// segment open at its start: its part up to the segment's end, or the whole chunk; the segment
+// running on past its end: its part from its head), then the block's join in warp order and the
+// finish across blocks in block order, as ragged_reduce_kernel and ragged_finish_kernel do.
+struct Parts {
+  double head = 0.0, tail = 0.0;
+  long long tail_seg = -1;
+  int state = 0;  // 0: no segment open at the start, 1: it ends in the chunk, 2: it runs through
+};
+std::vector<double> model_ragged_sums(const bd::RaggedSegments& s, const std::vector<double>& x, int blocks) {
+  constexpr int kWarps = 8;
+  constexpr std::int64_t kAlign = 1024;  // 4 tiles of 256: a warp's loads in flight
+  const std::int64_t ns = s.num_segments();
+  std::vector<double> out(ns, 0.0);
+  std::int64_t lo = INT64_MAX, hi = 0;
+  for (std::int64_t k = 0; k < ns; ++k)
+    if (s.end[k] > s.begin[k]) lo = std::min(lo, s.begin[k]), hi = std::max(hi, s.end[k]);
+  if (hi <= lo) return out;
+  const std::int64_t chunks = std::int64_t(blocks) * kWarps, t0 = lo / kAlign * kAlign;
+  const std::int64_t len = ((hi - t0 + chunks - 1) / chunks + kAlign - 1) / kAlign * kAlign;
+  std::vector<Parts> block_parts(blocks);
+  for (int blk = 0; blk < blocks; ++blk) {
+    Parts warp_parts[kWarps];
+    for (int w = 0; w < kWarps; ++w) {  // one warp's chunk [c0, c1)
+      const std::int64_t c0 = std::max(t0 + (blk * kWarps + w) * len, lo), c1 = std::min(c0 + len, hi);
+      Parts& p = warp_parts[w];
+      for (std::int64_t k = 0; k < ns && c0 < c1; ++k) {
+        const std::int64_t b = s.begin[k], e = s.end[k];
+        if (e <= b || b >= c1 || e <= c0) continue;
+        double part = 0.0;
+        for (std::int64_t i = std::max(b, c0); i < std::min(e, c1); ++i) part += x[i];
+        if (b < c0) p.head = part, p.state = e <= c1 ? 1 : 2;
+        else if (e > c1) p.tail = part, p.tail_seg = k;
+        else out[k] = part;
+      }
+    }
+    constexpr long long kBlockHead = -2;  // the block's join, warp by warp
+    Parts bp;
+    long long pending = warp_parts[0].state != 0 ? kBlockHead : -1;
+    double sum = 0.0;
+    for (const Parts& p : warp_parts) {
+      if (p.state == 2) {
+        sum += p.head;
+        continue;
+      }
+      if (p.state == 1) {
+        sum += p.head;
+        if (pending == kBlockHead) bp = Parts{sum, 0.0, -1, 1};
+        else if (pending >= 0) out[pending] = sum;
+      }
+      pending = p.tail_seg;
+      sum = p.tail;
+    }
+    if (pending == kBlockHead) bp = Parts{sum, 0.0, -1, 2};
+    else if (pending >= 0) bp.tail = sum, bp.tail_seg = pending;
+    block_parts[blk] = bp;
+  }
+  for (int b = 0; b < blocks; ++b) {  // the finish: a tail plus the next blocks' heads, in block order
+    if (block_parts[b].tail_seg < 0) continue;
+    double sum = block_parts[b].tail;
+    for (int i = b + 1; i < blocks; ++i) {
+      sum += block_parts[i].head;
+      if (block_parts[i].state == 1) break;
+    }
+    out[block_parts[b].tail_seg] = sum;
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("the tile's flagged scan (A·U or lane scans, then the lanes) equals a segmented scan") {
@@ -163,6 +233,21 @@ TEST_CASE("a block tile's marks: heads, off (gaps and outside the chunk), last e
       cur = std::max(cur, m.following - 1);
     }
   }
+}
+
+TEST_CASE("lesson 5's sums: warp chunks' parts joined in warp order, then in block order, equal direct sums") {
+  for (const std::string& dist : bd::ragged_distributions())
+    for (int blocks : {1, 3, 37}) {
+      const bd::RaggedSegments s = bd::make_ragged_segments(dist, (1 << 18) + 5, 11);
+      std::mt19937_64 rng(3);
+      std::vector<double> x(static_cast<std::size_t>(s.n));
+      for (double& v : x) v = static_cast<double>(static_cast<int>(rng() % 7) - 3);  // integers: exact
+      std::vector<double> direct(s.num_segments(), 0.0);
+      for (std::int64_t k = 0; k < s.num_segments(); ++k)
+        for (std::int64_t i = s.begin[k]; i < s.end[k]; ++i) direct[k] += x[i];
+      INFO(dist << ", " << blocks << " blocks");
+      CHECK(model_ragged_sums(s, x, blocks) == direct);
+    }
 }
 
 TEST_CASE("chunks cover the range exactly, in whole block tiles") {
