@@ -139,11 +139,12 @@ const red::SegmentedVariant& variant_named(const std::vector<red::SegmentedVaria
 
 // The pipelined work-efficient 256N: rounds of 8 tiles, chunks ending inside a round, the next
 // chunk's loads issued before the last round of this one is multiplied.
-void check_efficient_pipeline(const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& counts,
-                              const std::vector<std::int64_t>& offsets) {
+// One variant over sizes × counts × offsets, integer (bit-exact) and normal data, vs FP64.
+void check_variant(const char* name, const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& counts,
+                   const std::vector<std::int64_t>& offsets, std::int64_t seed) {
   red::CubTemp temp;
   const auto variants = red::segmented_variants(temp);
-  const red::SegmentedVariant& eff = variant_named(variants, "reduction256n_efficient");
+  const red::SegmentedVariant& v = variant_named(variants, name);
   for (std::int64_t s : sizes)
     for (std::int64_t ns : counts)
       for (Dist dist : {Dist::integers, Dist::normal})
@@ -152,7 +153,7 @@ void check_efficient_pipeline(const std::vector<std::int64_t>& sizes, const std:
           CAPTURE(ns);
           CAPTURE(tcu::dist_name(dist));
           CAPTURE(off);
-          const Outcome o = run_case(eff, ns, s, dist, 91 + s + ns, off);
+          const Outcome o = run_case(v, ns, s, dist, seed + s + ns, off);
           INFO(o.fp64.summary());
           CHECK(o.fp64.pass);
         }
@@ -160,12 +161,12 @@ void check_efficient_pipeline(const std::vector<std::int64_t>& sizes, const std:
 }  // namespace
 
 TEST_CASE("Reduction256N work-efficient, pipelined: segments 2048/4097/6000/16387, counts 0/1/7/37, offsets 0/3, integers bit-exact") {
-  check_efficient_pipeline({2048, 4097, 6000, 16387}, {0, 1, 7, 37}, {0, 3});
+  check_variant("reduction256n_efficient", {2048, 4097, 6000, 16387}, {0, 1, 7, 37}, {0, 3}, 91);
 }
 
 TEST_CASE("Reduction256N work-efficient, pipelined: many chunks per warp [large]") {
-  check_efficient_pipeline({2048, 4097}, {(std::int64_t(1) << 15) + 7}, {0, 1});
-  check_efficient_pipeline({32768}, {1001}, {0, 1});  // 8 chunks per segment
+  check_variant("reduction256n_efficient", {2048, 4097}, {(std::int64_t(1) << 15) + 7}, {0, 1}, 91);
+  check_variant("reduction256n_efficient", {32768}, {1001}, {0, 1}, 91);  // 8 chunks per segment
 }
 
 // The block-level 256N past 2^18: segments cut into chunks of whole block tiles (the last
@@ -190,21 +191,7 @@ TEST_CASE("Reduction256N block level: segments past 2^18 split into chunks, coun
 // The block level's steps of 4 tiles per warp: segments ending inside a step, after an odd
 // number of steps, warps with no tile at all.
 TEST_CASE("Reduction256N block level: segments of a few steps, counts 1/7/37, offsets 0/3, integers bit-exact") {
-  red::CubTemp temp;
-  const auto variants = red::segmented_variants(temp);
-  const red::SegmentedVariant& blk = variant_named(variants, "reduction256n_block");
-  for (std::int64_t s : {2049, 8191, 8193, 16385, 24577, 40961, 65537, 100003})
-    for (std::int64_t ns : {1, 7, 37})
-      for (Dist dist : {Dist::integers, Dist::normal})
-        for (std::int64_t off : {0, 3}) {
-          CAPTURE(s);
-          CAPTURE(ns);
-          CAPTURE(tcu::dist_name(dist));
-          CAPTURE(off);
-          const Outcome o = run_case(blk, ns, s, dist, 77 + s + ns, off);
-          INFO(o.fp64.summary());
-          CHECK(o.fp64.pass);
-        }
+  check_variant("reduction256n_block", {2049, 8191, 8193, 16385, 24577, 40961, 65537, 100003}, {1, 7, 37}, {0, 3}, 77);
 }
 
 TEST_CASE("Reduction256N block level: many chunks per segment, and the automatic choice of it [large]") {
