@@ -49,12 +49,13 @@ int main(int argc, char** argv) {
   for (const std::string& d : bd::ragged_distributions()) dist_choices.push_back(d);
   cli.add_string("--distribution", &distribution, "with --ragged: one distribution (default all)", dist_choices);
   cli.add_string("--baselines-only", &baselines_only,
-                 "with --ragged: only the cub_* rows (a build against another CCCL)", {"cub"});
+                 "only the cub_* rows (a build against another CCCL, e.g. scripts/fetch_cccl.sh's)", {"cub"});
   cli.add_epilog(
       "Algorithms (--algo): auto (the API's choice), block_reduce, grid_two_pass, grid_single_pass,\n"
-      "  segmented_lookback, block_scan, grid_three_kernel, grid_lookback (warp_level with chapters 03/04);\n"
-      "  baselines cub_device_reduce, thrust_reduce, cub_device_scan, thrust_inclusive_scan, cub_scan_by_key,\n"
-      "  thrust_scan_by_key always run.\n"
+      "  segmented_lookback, block_scan, grid_three_kernel, grid_lookback, grid_warp_specialised (Hopper;\n"
+      "  elsewhere it runs grid_lookback), warp_level with chapters 03/04; baselines cub_device_reduce,\n"
+      "  thrust_reduce, cub_device_scan, cub_device_scan_deterministic (CCCL 3.4 or newer), thrust_inclusive_scan,\n"
+      "  cub_scan_by_key, thrust_scan_by_key always run.\n"
       "fp16 outputs: a prefix above 65504 does not fit in fp16. fp16-output scans longer than 2^15 run on\n"
       "  N(0, 1) data when --dist is uniform or ones (a note says so); a row whose sums still pass 65504 is\n"
       "  timed but not checked (pass = skipped), never reported as FAIL.\n"
@@ -74,8 +75,7 @@ int main(int argc, char** argv) {
       "  offsets and outputs. CSV columns: op,distribution,mean_length,num_segments,n,algo,out_type,ms,\n"
       "  gelem_per_s,pct_of_limit,max_rel_err,pass");
   if (int code = tcu::handle_cli(cli, argc, argv); code >= 0) return code;
-  if (!ragged && (distribution != "all" || !baselines_only.empty()))
-    return cli.usage_error("--distribution and --baselines-only go with --ragged");
+  if (!ragged && distribution != "all") return cli.usage_error("--distribution goes with --ragged");
   if (ragged && (common.sweep || op != "all" || common.algo != "all"))
     return cli.usage_error("--ragged runs its own rows: it takes no --sweep, --op or --algo");
   if (n < 0) n = common.sweep || ragged ? (std::int64_t(1) << 28) : (std::int64_t(1) << 24);
@@ -145,6 +145,7 @@ int main(int argc, char** argv) {
       o.segment_sizes = tcu::paper_segment_sizes(14, 28);
     }
     o.only = common.algo;
+    o.cub_only = baselines_only == "cub";
     o.dist = common.dist_value();
     o.seed = static_cast<std::uint64_t>(common.seed);
     o.timing = tcu::TimingConfig{static_cast<int>(common.warmup), static_cast<int>(common.repeat)};

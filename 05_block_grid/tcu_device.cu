@@ -40,6 +40,8 @@ constexpr NamedAlgorithm<DeviceScanAlgorithm> kScanTable[] = {
     {DeviceScanAlgorithm::grid_three_kernel, "grid_three_kernel",
      "tile totals, scan of totals, add-back (one segment)"},
     {DeviceScanAlgorithm::grid_lookback, "grid_lookback", "single pass, decoupled look-back (one segment)"},
+    {DeviceScanAlgorithm::grid_warp_specialised, "grid_warp_specialised",
+     "the look-back with a producer warp streaming bulk copies (Hopper; elsewhere grid_lookback)"},
     {DeviceScanAlgorithm::segmented_lookback, "segmented_lookback",
      "single pass, look-back stops at the segment's start"},
     {DeviceScanAlgorithm::ragged, "ragged", "lesson 5's ragged-segment kernels, offsets s*segment_size"},
@@ -63,6 +65,19 @@ std::int64_t block_scan_min_segments() { return (3 * static_cast<std::int64_t>(t
 // scan, one block tile, where the look-back only adds its status words; up to 2^15 for the sum).
 constexpr std::int64_t kScanOneBlockUpTo = std::int64_t(1) << 14;
 constexpr std::int64_t kReduceOneBlockUpTo = std::int64_t(1) << 15;
+
+// Lesson 3c runs where its input is on a 16-byte boundary, its kernel is sm_90 code (not sm_80
+// code compiled from PTX, whose body is empty) and the GPU is sm_90 or newer.
+bool warp_specialised_scan_runs_here(const void* in) {
+  int dev = 0, major = 0;
+  cudaFuncAttributes a{};
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) ||
+      cudaFuncGetAttributes(&a, dev::warp_specialised_scan_kernel()) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return major >= 9 && a.binaryVersion >= 90 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+}
 
 template <class T>
 bool element_aligned(const T* p) {
@@ -90,6 +105,10 @@ cudaError_t scan_dispatch(DeviceScanAlgorithm a, bool inclusive, const __half* i
     case DeviceScanAlgorithm::block_scan: return dev::launch_block_scan(in, out, ns, s, inclusive, stream);
     case DeviceScanAlgorithm::grid_three_kernel: return dev::launch_grid_scan_three_kernel(in, out, s, inclusive, stream);
     case DeviceScanAlgorithm::grid_lookback: return dev::launch_grid_scan_lookback(in, out, s, inclusive, stream);
+    case DeviceScanAlgorithm::grid_warp_specialised:  // aligned input, sm_90 code, a GPU that runs it; else 3b
+      return warp_specialised_scan_runs_here(in)
+                 ? dev::launch_grid_scan_warp_specialised(in, out, s, inclusive, stream)
+                 : dev::launch_grid_scan_lookback(in, out, s, inclusive, stream);
     case DeviceScanAlgorithm::segmented_lookback:
       return dev::launch_segmented_scan_lookback(in, out, ns, s, inclusive, stream);
     case DeviceScanAlgorithm::ragged: return dev::launch_ragged_scan_fixed(in, out, ns, s, inclusive, stream);
@@ -165,7 +184,8 @@ bool device_scan_algorithm_supports(DeviceScanAlgorithm a, std::int64_t num_segm
   if (segment_size < 1 || num_segments < 0) return false;
   switch (a) {
     case DeviceScanAlgorithm::grid_three_kernel:
-    case DeviceScanAlgorithm::grid_lookback: return num_segments <= 1;
+    case DeviceScanAlgorithm::grid_lookback:
+    case DeviceScanAlgorithm::grid_warp_specialised: return num_segments <= 1;
     case DeviceScanAlgorithm::warp_level: return kWarpLevel;
     default: return true;
   }

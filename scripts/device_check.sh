@@ -118,12 +118,12 @@ else
     step "ctest (host + gpu)" "$LOG" ctest --test-dir "$BUILD" --output-on-failure --no-tests=error -j4
   fi
 fi
-# The second build: chapters 03 and 04 against the newest CCCL that scripts/fetch_cccl.sh put
+# The second build: chapters 03, 04 and 05 against the newest CCCL that scripts/fetch_cccl.sh put
 # in .cccl/ (one CCCL per binary), no tests; the chapter scripts run its sweeps with
 # --baselines-only cub and merge those rows as cub_latest_* (merge_cccl_latest below).
 LATEST_BUILD=build-cccl-latest
 latest_chapters=()
-for c in 03_tcu_reduction 04_tcu_scan; do
+for c in 03_tcu_reduction 04_tcu_scan 05_block_grid; do
   [[ " ${CHAPTERS[*]} " == *" $c "* ]] && latest_chapters+=("$c")
 done
 if [ ${#latest_chapters[@]} -gt 0 ]; then

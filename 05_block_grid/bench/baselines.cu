@@ -3,6 +3,7 @@
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cuda/std/functional>
+#include <cuda/std/version>  // CCCL_VERSION
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -11,6 +12,15 @@
 
 #include "05_block_grid/bench/cub_call.cuh"
 #include "common/tensor_core/launch.hpp"
+
+#if CCCL_VERSION >= 3004000  // determinism requirements of the environment overloads
+#include <cuda/__execution/determinism.h>
+#include <cuda/__execution/require.h>
+#include <cuda/stream_ref>
+#define TCU_HAVE_CUB_DETERMINISTIC_SCAN 1
+#else
+#define TCU_HAVE_CUB_DETERMINISTIC_SCAN 0
+#endif
 
 namespace tcu::bench::device {
 namespace {
@@ -45,6 +55,26 @@ cudaError_t cub_device_scan(const __half* in, OutT* out, std::int64_t n, bool in
     return inclusive ? cub::DeviceScan::InclusiveScan(t, b, it, out, ::cuda::std::plus<float>{}, n, stream)
                      : cub::DeviceScan::ExclusiveScan(t, b, it, out, ::cuda::std::plus<float>{}, 0.0f, n, stream);
   }, stream);
+}
+
+bool have_cub_deterministic_scan() { return TCU_HAVE_CUB_DETERMINISTIC_SCAN != 0; }
+
+// The environment overload allocates its own temporary storage (stream-ordered, on `stream`): the
+// device's default pool is told to keep freed memory, so that no call pays for mapping it again.
+cudaError_t cub_device_scan_deterministic(const __half* in, float* out, std::int64_t n, cudaStream_t stream) {
+#if TCU_HAVE_CUB_DETERMINISTIC_SCAN
+  int device = 0;
+  cudaMemPool_t pool = nullptr;
+  std::uint64_t keep = ~std::uint64_t(0);
+  if (cudaGetDevice(&device) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess)
+    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  const auto env = ::cuda::std::execution::env{
+      ::cuda::stream_ref{stream}, ::cuda::execution::require(::cuda::execution::determinism::run_to_run)};
+  return cub::DeviceScan::InclusiveScan(in, out, ::cuda::std::plus<float>{}, n, env);
+#else
+  (void)in, (void)out, (void)n, (void)stream;
+  return cudaErrorNotSupported;
+#endif
 }
 
 template <class OutT>

@@ -17,6 +17,10 @@ cudaError_t thrust_reduce(const __half* in, float* out, std::int64_t n, cudaStre
 // fp16 → fp16: cub::DeviceScan::InclusiveSum / ExclusiveSum (fp16 accumulation, CUB's choice).
 template <class OutT>
 cudaError_t cub_device_scan(const __half* in, OutT* out, std::int64_t n, bool inclusive, cudaStream_t stream);
+// fp16 → float, cub::DeviceScan::InclusiveScan with plus<float> under the run-to-run determinism
+// requirement (CCCL 3.4 or newer: have_cub_deterministic_scan(); on sm_90 CUB's warp-specialised scan).
+bool have_cub_deterministic_scan();
+cudaError_t cub_device_scan_deterministic(const __half* in, float* out, std::int64_t n, cudaStream_t stream);
 template <class OutT>
 cudaError_t thrust_scan(const __half* in, OutT* out, std::int64_t n, bool inclusive, cudaStream_t stream);
 // Segmented: keys = element index / segment_size.

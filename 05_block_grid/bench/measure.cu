@@ -83,6 +83,11 @@ std::vector<Variant> variants_for(Op op, bool out_fp16, std::int64_t ns, std::in
                    return out_fp16 ? cub_device_scan(in, as<__half>(out), n, true, st)
                                    : cub_device_scan(in, as<float>(out), n, true, st);
                  }});
+    if (!out_fp16 && have_cub_deterministic_scan())
+      v.push_back({"cub_device_scan_deterministic", op, false, true, true,
+                   [](const __half* in, void* out, std::int64_t, std::int64_t n, cudaStream_t st) {
+                     return cub_device_scan_deterministic(in, as<float>(out), n, st);
+                   }});
     v.push_back({"thrust_inclusive_scan", op, out_fp16, true, true,
                  [out_fp16](const __half* in, void* out, std::int64_t, std::int64_t n, cudaStream_t st) {
                    return out_fp16 ? thrust_scan(in, as<__half>(out), n, true, st)
@@ -107,8 +112,8 @@ std::vector<std::string> algorithm_names() {
   for (DeviceScanAlgorithm a : all_device_scan_algorithms())
     if (std::find(names.begin(), names.end(), device_scan_algorithm_name(a)) == names.end())
       names.push_back(device_scan_algorithm_name(a));
-  for (const char* b : {"cub_device_reduce", "thrust_reduce", "cub_device_scan", "thrust_inclusive_scan",
-                        "cub_scan_by_key", "thrust_scan_by_key"})
+  for (const char* b : {"cub_device_reduce", "thrust_reduce", "cub_device_scan", "cub_device_scan_deterministic",
+                        "thrust_inclusive_scan", "cub_scan_by_key", "thrust_scan_by_key"})
     names.push_back(b);
   return names;
 }
@@ -177,6 +182,7 @@ struct Runner {
     std::vector<double> gelems;
     for (const Variant& v : variants_for(op, out_fp16, ns, s)) {
       if (o.only != "all" && v.algo != o.only && !v.baseline) continue;
+      if (o.cub_only && v.algo.rfind("cub_", 0) != 0) continue;
       progress.step(std::string(op_name(op)) + " " + v.algo + " n=" + std::to_string(total) + " s=" + std::to_string(s));
       std::string pass = "n/a";
       double max_rel = 0;
@@ -218,7 +224,7 @@ struct Runner {
       const TimingStats t = time_on_device([&](cudaStream_t st) { TCU_CUDA_CHECK(v.run(in.data(), out.data(), ns, s, st)); },
                                            o.timing);
       const double g = gelem_per_s(total, t.median_ms);
-      if (v.algo.rfind("cub_", 0) == 0) cub_gelem = g;
+      if (v.algo.rfind("cub_", 0) == 0 && cub_gelem == 0) cub_gelem = g;  // vs_cub: the first CUB row
       gelems.push_back(g);
       rows.push_back({std::string(op_name(op)), v.algo, std::string(out_fp16 ? "fp16" : "fp32"),
                       total, s, t.median_ms, g, percent_of(gb_per_s(bytes, t.median_ms), limit_gbps),

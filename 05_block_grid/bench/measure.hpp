@@ -52,6 +52,7 @@ struct Options {
   TimingConfig timing{3, 20};
   bool verify = true;
   bool progress = true;
+  bool cub_only = false;  // only the cub_* rows (a build against another CCCL)
 };
 
 struct Report {

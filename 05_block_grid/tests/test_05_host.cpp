@@ -38,6 +38,8 @@ TEST_CASE("what each algorithm takes, and the automatic choice") {
   CHECK(tcu::device_reduce_algorithm_supports(DeviceReduceAlgorithm::grid_single_pass, 1, 1000));
   CHECK(!tcu::device_reduce_algorithm_supports(DeviceReduceAlgorithm::grid_single_pass, 2, 1000));
   CHECK(!tcu::device_scan_algorithm_supports(DeviceScanAlgorithm::grid_lookback, 2, 1000));
+  CHECK(!tcu::device_scan_algorithm_supports(DeviceScanAlgorithm::grid_warp_specialised, 2, 1000));
+  CHECK(tcu::device_scan_algorithm_supports(DeviceScanAlgorithm::grid_warp_specialised, 1, 1000));
   CHECK(tcu::device_scan_algorithm_supports(DeviceScanAlgorithm::segmented_lookback, 1000, 17));
   CHECK(!tcu::device_scan_algorithm_supports(DeviceScanAlgorithm::block_scan, 1, 0));
   CHECK(tcu::device_reduce_algorithm_supports(DeviceReduceAlgorithm::warp_level, 4, 4) == tcu::device_has_warp_level());
@@ -51,6 +53,7 @@ TEST_CASE("what each algorithm takes, and the automatic choice") {
       CHECK(tcu::device_scan_algorithm_supports(c, ns, s));
     }
   }
+  // lesson 3c (grid_warp_specialised) measures as fast as the look-back, not faster: not chosen
   CHECK(tcu::choose_device_scan_algorithm(1, 1 << 28, true) == DeviceScanAlgorithm::grid_lookback);
   // whole arrays up to one block tile (scan) or two (sum): one block
   CHECK(tcu::choose_device_scan_algorithm(1, 1 << 14, false) == DeviceScanAlgorithm::block_scan);

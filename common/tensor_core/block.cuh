@@ -1,7 +1,6 @@
 #pragma once
-// The block of the block level (Dakkak et al. Alg. 4 and 7; block_reduce.cuh, block_scan.cuh):
-// kBlockWarps warps and their shared memory. A block tile is kBlockTileElems consecutive
-// elements: in a scan, warp w owns the round of kRoundTiles tiles at w·kRoundElems.
+// The block of Dakkak et al.'s Alg. 4 and 7 (block_reduce.cuh, block_scan.cuh): kBlockWarps warps and
+// their shared memory. A block tile: kBlockTileElems elements; in a scan warp w owns the round at w·kRoundElems.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -42,6 +41,9 @@ using BlockSmem = BlockSmemOf<kRoundTiles>;
 using ReduceSmem = BlockSmemOf<kRoundTiles / 2>;  // Alg. 4 alone: half rounds, more blocks per SM
 inline constexpr std::size_t kBlockSmemBytes = sizeof(BlockSmem), kReduceSmemBytes = sizeof(ReduceSmem);
 
+// The barrier of the block tile's kBlockWarps warps (named barrier 1): a block may hold other warps.
+__device__ __forceinline__ void block_tile_sync() { asm volatile("bar.sync 1, %0;" ::"n"(kBlockThreads) : "memory"); }
+
 // P and U into shared memory by the whole block, before its first barrier.
 template <int kStaged>
 __device__ __forceinline__ void write_block_constants(BlockSmemOf<kStaged>& sm) {
@@ -49,8 +51,7 @@ __device__ __forceinline__ void write_block_constants(BlockSmemOf<kStaged>& sm) 
   write_constant_tile(sm.u, ConstantMatrix::U, threadIdx.x, blockDim.x);
 }
 
-// BlockSmem is above the 48 KB a kernel gets without asking: dynamic shared memory
-// (sizeof(Smem) at launch), allowed per kernel by allow_block_smem (cheap to repeat).
+// BlockSmem is above the 48 KB a kernel gets without asking: dynamic shared memory, allowed per kernel.
 template <class Smem = BlockSmem>
 __device__ __forceinline__ Smem& block_smem() {
   extern __shared__ __align__(128) unsigned char smem_raw[];

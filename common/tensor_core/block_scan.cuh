@@ -1,7 +1,7 @@
 #pragma once
-// The block level, scan: Dakkak et al. Alg. 7 on the block tiles of block.cuh, the carry into the
-// block tile from the caller. Segments restart the scan every `size` elements; a *head* (a unit
-// holding a segment start) passes on only its sum after its last start; a carry from before it stops there.
+// The block level, scan: Dakkak et al. Alg. 7 on the block tiles of block.cuh, the carry into the block
+// tile from the caller. Segments restart every `size` elements; a *head* (a unit holding a segment
+// start) passes on only its sum after its last start: a carry from before it stops there.
 #include <cstdint>
 
 #include "common/tensor_core/block.cuh"
@@ -24,11 +24,12 @@ struct Flagged {  // a flagged sum: the value and whether its unit is a head
 };
 enum class ScanOutput { inclusive, exclusive, segment_sums };  // segment_sums: out[s] = segment s's last prefix
 
-// Alg. 7, step 1, by every warp: the total of its staged round, V = Σ P·A_k from the tile that
-// holds the round's last segment start (masked into ws.hi) on, then the 16 column sums.
-template <bool kSegmented>
-__device__ __forceinline__ Flagged warp_round_total(WarpSmem& ws, const FragA& pa, std::int64_t round_first,
-                                                    std::int64_t total, const Segments& seg, int lane) {
+// Alg. 7, step 1, by every warp: the total of its round (the kRoundTiles tiles at `round`), V = Σ P·A_k
+// from the tile holding the round's last segment start (masked into ws.hi) on, then V's 16 sums.
+template <bool kSegmented, class Ws>
+__device__ __forceinline__ Flagged warp_round_total(Ws& ws, const __half* round, const FragA& pa,
+                                                    std::int64_t round_first, std::int64_t total, const Segments& seg,
+                                                    int lane) {
   const std::int64_t len = total - round_first < kRoundElems ? total - round_first : kRoundElems;
   const std::int64_t last = kSegmented ? seg.last_start_in(round_first, len) : -1;
   FragAcc v;
@@ -37,10 +38,9 @@ __device__ __forceinline__ Flagged warp_round_total(WarpSmem& ws, const FragA& p
     const std::int64_t t0 = round_first + k * kTileElems;
     if (t0 >= total) break;
     if (t0 + kTileElems <= last) continue;  // wholly before the last start
-    const __half* tile = ws.round[k];
+    const __half* tile = round + k * kTileElems;
     if (last > t0) {  // the tile holding the last start: only the elements from it on
-      for (int e = lane; e < kTileElems; e += kWarpSize)
-        ws.hi[e] = (t0 + e >= last) ? ws.round[k][e] : __float2half(0.0f);
+      for (int e = lane; e < kTileElems; e += kWarpSize) ws.hi[e] = (t0 + e >= last) ? tile[e] : __float2half(0.0f);
       __syncwarp();
       tile = ws.hi;
     }
@@ -59,7 +59,8 @@ __device__ __forceinline__ Flagged warp_round_total(WarpSmem& ws, const FragA& p
 // Alg. 7, step 2, by warp 0: warp_carry(_head), the exclusive flagged scan of the warp totals, as
 // row 0 of X·B: X's row 0 = the totals (split hi + lo; fp32 where they do not split), B[j][w] = 1
 // when j < w and no warp j+1 … w−1 is a head. Returns the block tile's total.
-__device__ __forceinline__ Flagged warp_scan_warp_totals(BlockSmem& sm, WarpSmem& ws, int lane) {
+template <class Sm, class Ws>
+__device__ __forceinline__ Flagged warp_scan_warp_totals(Sm& sm, Ws& ws, int lane) {
   int first_from[kBlockWarps];  // the first warp whose total reaches warp w's carry
   int from = 0;
   bool any_head = false;
@@ -100,12 +101,11 @@ __device__ __forceinline__ Flagged warp_scan_warp_totals(BlockSmem& sm, WarpSmem
   return block;
 }
 
-// Alg. 7, step 3, for one tile of a warp's round: scanned and written. A·U scans the 16 rows
-// (unit = a row, 2 lanes) unless segment starts fall inside rows (unit = a lane, which scans its
-// own 8 elements); a flagged shuffle scan of the unit totals gives each unit its offset, and
-// `carry` (flagged) is added up to the first head. Returns the carry out of the tile.
-template <class OutT, ScanOutput kOut, bool kSegmented>
-__device__ __forceinline__ Flagged scan_tile(WarpSmem& ws, const __half* tile, const FragBRow& fu,
+// Alg. 7, step 3, for one tile of a warp's round: scanned and written. A·U scans the 16 rows (unit =
+// a row, 2 lanes) unless segment starts fall inside rows (unit = a lane, scanning its 8); a flagged
+// shuffle scan of the unit totals gives each unit its offset; `carry` is added up to the first head.
+template <class OutT, ScanOutput kOut, bool kSegmented, class Ws>
+__device__ __forceinline__ Flagged scan_tile(Ws& ws, const __half* tile, const FragBRow& fu,
                                              std::int64_t t0, std::int64_t total, const Segments& seg,
                                              bool rows_aligned, Flagged carry, OutT* out, int lane) {
   const int e0 = lane * kPieceElems;
@@ -208,29 +208,30 @@ __device__ __forceinline__ void stage_block_tile(BlockSmem& sm, const Piece (&pi
   __syncwarp();
 }
 
-// Alg. 7 for the staged block tile [tile_first, tile_first + kBlockTileElems) of in[0 … total):
-// step 1, barrier, step 2 and `block_carry(block_total, lane)` (warp 0, collective: the carry
-// into the block tile), barrier, `before_tiles()` (every thread), step 3 in every warp, barrier.
-template <class OutT, ScanOutput kOut, bool kSegmented, class BlockCarry, class Hook>
-__device__ __forceinline__ void scan_staged_block_tile(BlockSmem& sm, OutT* out, std::int64_t tile_first,
-                                                       std::int64_t total, const Segments& seg,
-                                                       BlockCarry&& block_carry, Hook&& before_tiles) {
+// Alg. 7 for the staged block tile [tile_first, tile_first + kBlockTileElems) of in[0 … total): step 1,
+// barrier, step 2 and `block_carry(block_total, lane)` (warp 0, collective: the carry into the block
+// tile), barrier, `before_tiles()`, step 3, barrier. The warp's round: ws.round, or `round` if given.
+template <class OutT, ScanOutput kOut, bool kSegmented, class Sm, class BlockCarry, class Hook>
+__device__ __forceinline__ void scan_staged_block_tile(Sm& sm, OutT* out, std::int64_t tile_first, std::int64_t total,
+                                                       const Segments& seg, BlockCarry&& block_carry,
+                                                       Hook&& before_tiles, const __half* round = nullptr) {
   const int lane = lane_id(), warp = warp_in_block();
-  WarpSmem& ws = sm.warp[warp];
+  auto& ws = sm.warp[warp];
+  if (!round) round = ws.round[0];
   const std::int64_t round_first = tile_first + static_cast<std::int64_t>(warp) * kRoundElems;
   FragA pa;
   wmma::load_matrix_sync(pa, sm.p, kTile);
-  const Flagged wt = warp_round_total<kSegmented>(ws, pa, round_first, total, seg, lane);
+  const Flagged wt = warp_round_total<kSegmented>(ws, round, pa, round_first, total, seg, lane);
   if (lane == 0) {
     sm.warp_total[warp] = wt.v;
     sm.warp_head[warp] = wt.head;
   }
-  __syncthreads();
+  block_tile_sync();
   if (warp == 0) {
     const float c = block_carry(warp_scan_warp_totals(sm, ws, lane), lane);
     if (lane == 0) sm.block_carry = c;
   }
-  __syncthreads();
+  block_tile_sync();
   before_tiles();
   Flagged carry{sm.warp_carry_head[warp] ? sm.warp_carry[warp] : sm.block_carry + sm.warp_carry[warp],
                 static_cast<bool>(sm.warp_carry_head[warp])};
@@ -240,9 +241,10 @@ __device__ __forceinline__ void scan_staged_block_tile(BlockSmem& sm, OutT* out,
   for (int k = 0; k < kRoundTiles; ++k) {
     const std::int64_t t0 = round_first + k * kTileElems;
     if (t0 >= total) break;
-    carry = scan_tile<OutT, kOut, kSegmented>(ws, ws.round[k], fu, t0, total, seg, rows_aligned, carry, out, lane);
+    carry = scan_tile<OutT, kOut, kSegmented>(ws, round + k * kTileElems, fu, t0, total, seg, rows_aligned, carry, out,
+                                              lane);
   }
-  __syncthreads();  // the shared memory is free again
+  block_tile_sync();  // the shared memory is free again
 }
 
 }  // namespace tcu::tc

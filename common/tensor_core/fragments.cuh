@@ -1,8 +1,7 @@
 #pragma once
-// The warp-level vocabulary of every tensor-core kernel: the 16×16×16 fp16 fragments (FragA the
-// left operand; FragBRow / FragBCol the right one, read row- or column-major: P's memory read as
-// FragBCol is Pᵀ; FragAcc fp32, FragAccHalf the accuracy study's fp16 accumulator), the warp
-// constants, lane/warp indices, constant tiles and the hi/lo split in shared memory. Device code.
+// The warp-level vocabulary of every tensor-core kernel: the 16×16×16 fp16 fragments (FragA left;
+// FragBRow / FragBCol right, row- or column-major: P read as FragBCol is Pᵀ; FragAcc fp32, FragAccHalf
+// the accuracy study's), lane/warp indices, constant tiles and the hi/lo split in shared memory.
 #include <cuda_fp16.h>
 #include <mma.h>
 
@@ -29,9 +28,8 @@ __device__ __forceinline__ OutT from_float(float v) {
 __device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x & 31u); }
 __device__ __forceinline__ int warp_in_block() { return static_cast<int>(threadIdx.x >> 5); }
 
-// The fp32 sum of the 16 values row[0 … 15] (a stored accumulator's row 0: lanes 0 … 15 read
-// them), added by shuffles in a fixed order (deterministic); every lane returns it. The caller
-// syncs the warp before `row` is written again.
+// The fp32 sum of row[0 … 15] (a stored accumulator's row 0), by shuffles in a fixed order, in every
+// lane. The caller syncs the warp before `row` is written again.
 __device__ __forceinline__ float row16_sum(const float* row, int lane) {
   float x = lane < kTile ? row[lane] : 0.0f;
 #pragma unroll
@@ -46,8 +44,7 @@ __device__ __forceinline__ __half constant_half(ConstantMatrix m, int row, int c
   return __float2half(constant_entry_is_one(m, row, col, param) ? 1.0f : 0.0f);
 }
 
-// Entries [first, kTileElems) step `stride` of the tile: one thread's share when `stride`
-// threads write a tile together (a warp: first = lane, stride = 32; a block: threadIdx.x, blockDim.x).
+// Entries [first, kTileElems) step `stride`: one thread's share (a warp: lane, 32; a block: threadIdx.x, blockDim.x).
 __device__ __forceinline__ void write_constant_tile(__half* tile, ConstantMatrix m, int first, int stride,
                                                     int param = 0) {
   for (int e = first; e < kTileElems; e += stride) tile[e] = constant_half(m, e / kTile, e % kTile, param);
@@ -59,8 +56,7 @@ __device__ __forceinline__ void warp_write_constant_tile(__half* tile, ConstantM
   __syncwarp();
 }
 
-// A fragment holding constant matrix m, built through `scratch` (a 256-half tile of this warp,
-// free again on return). Pᵀ: ask for P with a FragBCol.
+// A fragment holding constant matrix m, built through the warp's 256-half `scratch`. Pᵀ: P as a FragBCol.
 template <class Frag>
 __device__ __forceinline__ void load_constant(Frag& frag, ConstantMatrix m, __half* scratch, int lane, int param = 0) {
   warp_write_constant_tile(scratch, m, lane, param);
@@ -68,8 +64,7 @@ __device__ __forceinline__ void load_constant(Frag& frag, ConstantMatrix m, __ha
   __syncwarp();  // every lane has loaded before the scratch is reused
 }
 
-// All 16 matrices E_q in one 32×16 "window": rows [15 − q, 31 − q) of the window are E_q, so
-// one 512-half buffer serves every q (row 15 of the window is ones, the rest zeros).
+// All 16 matrices E_q in one 32×16 "window" (row 15 ones, the rest zeros): rows [15 − q, 31 − q) are E_q.
 inline constexpr int kEWindowRows = 2 * kTile;
 __device__ __forceinline__ void write_e_window(__half* window, int first, int stride) {
   for (int e = first; e < kEWindowRows * kTile; e += stride)
@@ -79,11 +74,10 @@ __device__ __forceinline__ const __half* e_window_row(const __half* window, int 
   return window + (kTile - 1 - q) * kTile;
 }
 
-// --------------------------------------------------------------------------------------------
-// The hi/lo split (tile_geometry.hpp) in shared memory, a warp at a time, all or nothing: if one
-// value does not split, nothing is written and every lane gets false (the warp's fp32 path).
+// ---- the hi/lo split (tile_geometry.hpp) in shared memory, a warp at a time, all or nothing: if one
+// value does not split, nothing is written and every lane gets false (the warp's fp32 path) ----
 // warp_split_rows: the first kRows rows of `src` (fp32, row-major) into fp16 tiles `hi` and `lo`;
-// lane L takes the value pairs L, L + 32, …, so no access conflicts. Ends with __syncwarp().
+// lane L takes the value pairs L, L + 32, … (no access conflicts). Ends with __syncwarp().
 template <int kRows = kTile>
 __device__ __forceinline__ bool warp_split_rows(const float* src, __half* hi, __half* lo, int lane) {
   static_assert(kRows == 8 || kRows == 16, "8 or 16 rows: 2 or 4 value pairs per lane");

@@ -1,8 +1,7 @@
 #pragma once
-// The decoupled look-back (Merrill & Garland) between the block tiles of a single-pass scan: one
-// 64-bit status word per block tile, X (not ready) → A (aggregate) → P (inclusive prefix). Flag and
-// value share the word, so nothing else has to become visible with it: relaxed atomics. The values
-// are fixed point (integer counts of 2^-f): the same carry bits whatever order a look-back adds them.
+// The decoupled look-back (Merrill & Garland) of a single-pass scan: per block tile a 64-bit status
+// word, X (not ready) → A (aggregate) → P (inclusive prefix), flag and value in one word (relaxed
+// atomics suffice); fixed-point values (counts of 2^-f): the same bits in any order of addition.
 #include <cuda/atomic>
 
 #include <cmath>
@@ -31,8 +30,8 @@ struct FixedPoint {  // fp32 ↔ fixed point with f fractional bits (scale = 2^f
   __device__ long long to_fixed(float v) const { return __float2ll_rn(v * scale); }
   __device__ float to_float(long long q) const { return __ll2float_rn(q) * inv_scale; }
 };
-// For prefixes of at most `segment_len` fp16 values (|x| < 2^16): log2(len) + 16 integer bits
-// of the word's 62 (2 spare), f <= 24 (every fp16 value is a multiple of 2^-24).
+// Prefixes of at most `segment_len` fp16 values (|x| < 2^16) need log2(len) + 16 integer bits of the
+// word's 62 (2 spare); f <= 24 (every fp16 value is a multiple of 2^-24).
 inline FixedPoint fixed_point_for(std::int64_t segment_len) {
   int lg = 0;
   while ((std::int64_t(1) << lg) < segment_len && lg < 62) ++lg;
@@ -40,9 +39,8 @@ inline FixedPoint fixed_point_for(std::int64_t segment_len) {
   return FixedPoint{std::ldexp(1.0f, f), std::ldexp(1.0f, -f)};
 }
 
-// The look-back of block tile `tile` > 0 by one warp: its predecessors' values, newest first, up
-// to and including the newest P (every lane returns the sum). A step reads the kLookbackStepWords
-// words before `end`, in windows of 32 (window j = [end − 32(j+1), end − 32j)), all in flight.
+// The look-back of block tile `tile` > 0 by one warp: the sum of its predecessors' values, newest
+// first, to the newest P (in every lane); a step reads 4 windows of 32 words, all in flight.
 inline constexpr int kLookbackWindows = 4;
 inline constexpr int kLookbackStepWords = kLookbackWindows * kWarpSize;
 __device__ __forceinline__ long long look_back(unsigned long long* status, long long tile, int lane) {
@@ -91,8 +89,7 @@ __device__ __forceinline__ long long look_back(unsigned long long* status, long 
   }
 }
 
-// The look-back's state for `tiles` block tiles, enqueued on `stream`: a ticket counter, then
-// one status word per block tile, all zero (X).
+// The look-back's state, enqueued on `stream`: a ticket counter, then a status word per block tile, all X.
 inline cudaError_t lookback_state(TempBuffer<unsigned long long>& state, std::int64_t tiles, cudaStream_t stream) {
   if (cudaError_t e = state.allocate(tiles + 1, stream); e != cudaSuccess) return e;
   return cudaMemsetAsync(state.get(), 0, static_cast<std::size_t>(tiles + 1) * sizeof(unsigned long long), stream);

@@ -1,8 +1,7 @@
 #pragma once
-// Staging: fp16 tiles from global into aligned shared memory, from any pointer alignment (WMMA
-// needs 32-byte aligned tiles; a segment of 17 at d_in + 17 is not): lane L loads tile elements
-// [8L, 8L + 8) (a Piece, one 16-byte vector where the address allows), then stores them into an
-// aligned shared tile; zeros past the end. Also: 16-byte stores and the round pipeline.
+// Staging: fp16 tiles from global into aligned shared memory (WMMA needs 32-byte aligned tiles; a
+// segment of 17 at d_in + 17 is not): lane L loads tile elements [8L, 8L + 8) (a Piece, one 16-byte
+// vector where the address allows) and stores them; zeros past the end. Also: stores, the round pipeline.
 #include <cuda_fp16.h>
 
 #include <cstdint>
@@ -24,8 +23,7 @@ __device__ __forceinline__ bool aligned16(const void* p) {
   return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0;
 }
 
-// p[0 … valid−1] then zeros (valid may be <= 0 or >= 8). One 16-byte load when `vector_ok`
-// (p is 16-byte aligned) and all 8 are valid; otherwise element by element.
+// p[0 … valid−1] then zeros; one 16-byte load when `vector_ok` (p aligned) and all 8 are valid.
 template <Cache kCache = Cache::read_only>
 __device__ __forceinline__ Piece load_piece(const __half* p, std::int64_t valid, bool vector_ok) {
   if (vector_ok && valid >= kPieceElems) {

@@ -1,7 +1,6 @@
 #pragma once
-// Tile maths on the host and the device (the host tests check what the kernels compute): where
-// a staged tile's elements come from — lane L loads the "piece" [8L, 8L + 8), row L/2, columns
-// 8·(L%2) … 8·(L%2)+7 of the row-major 16×16 tile — and the hi/lo split.
+// Tile maths on the host and the device (the host tests check what the kernels compute): where a
+// staged tile's elements come from (lane L loads the "piece" [8L, 8L + 8), row L/2) and the hi/lo split.
 #include <cuda_fp16.h>
 
 #include <cstdint>

@@ -6,18 +6,44 @@ if [ -x "$BUILD/bin/05_block_grid" ]; then
   X05="$BUILD/bin/05_block_grid"
   step "05 every operation, n=2^28, segments 2^14, 2^16, 2^20, 2^28 (verified)" "$LOG" sh -c \
     "'$X05' --n 2^28 --segment-size 2^14,2^16,2^20,2^28 --repeat 10 --csv '$RES/device_reduce_scan.csv' > '$RES/device_reduce_scan_output.txt'"
-  # The profile behind the scan's distance from the copy: the single-pass scan's launches (fp32
-  # and fp16 outputs) and CUB's DeviceScan next to them, one profiled launch each: DRAM
-  # throughput, occupancy and where the warps stall (ncu_05_scan.ncu.txt).
+  # The newest CCCL's CUB rows (cub_latest_*, its deterministic scan included) for the same table
+  # and for the sweep below.
+  L05="${LATEST_BUILD:-build-cccl-latest}/bin/05_block_grid"
+  if [ -x "$L05" ]; then
+    step "05 every operation, CUB rows built against the newest CCCL ($L05)" "$LOG" sh -c \
+      "'$L05' --n 2^28 --segment-size 2^14,2^16,2^20,2^28 --baselines-only cub --repeat 10 --csv '$RES/device_reduce_scan_cccl_latest.csv' > '$RES/device_reduce_scan_cccl_latest_output.txt'"
+    step "05 merge cub_latest_* rows into device_reduce_scan.csv" "$LOG" merge_cccl_latest \
+      "$RES/device_reduce_scan.csv" "$RES/device_reduce_scan_cccl_latest.csv" "$RES/device_reduce_scan_cccl_latest_output.txt"
+  else
+    echo "05: no $L05 (newest CCCL not fetched or not built): cub_latest_* rows skipped" | tee -a "$LOG" >&2
+  fi
+  # The profile behind the scan's distance from the copy: the single-pass scans' launches (the
+  # look-back, and the look-back with a load warp; fp32 and fp16 outputs) and CUB's DeviceScan
+  # next to them (the newest CCCL's deterministic scan too), one profiled launch each: DRAM
+  # throughput, occupancy and where the warps stall (ncu_05_scan.ncu.txt, ncu_05_scan_cccl_latest.ncu.txt).
   if command -v ncu >/dev/null; then
+    NCU05=(ncu --clock-control none --section SpeedOfLight --section Occupancy --section WarpStateStats
+           --section SchedulerStats --section MemoryWorkloadAnalysis)
     step "05 ncu scan (look-back and CUB)" "$LOG" \
-      ncu --clock-control none --section SpeedOfLight --section Occupancy --section WarpStateStats \
-      --section MemoryWorkloadAnalysis -k 'regex:lookback_scan|DeviceScanKernel' --launch-count 4 \
-      --log-file "$RES/ncu_05_scan.ncu.txt" \
+      "${NCU05[@]}" -k 'regex:lookback_scan|DeviceScanKernel' --launch-count 4 --log-file "$RES/ncu_05_scan.ncu.txt" \
       "$X05" --n 2^28 --op scan --algo grid_lookback --no-verify --repeat 1 --warmup 0
+    step "05 ncu scan (look-back with a load warp)" "$LOG" \
+      "${NCU05[@]}" -k 'regex:ws_scan' --launch-count 2 --log-file "$RES/ncu_05_scan_warp_specialised.ncu.txt" \
+      "$X05" --n 2^28 --op scan --algo grid_warp_specialised --no-verify --repeat 1 --warmup 0
+    if [ -x "$L05" ]; then
+      step "05 ncu scan (the newest CCCL's CUB, its deterministic scan included)" "$LOG" \
+        "${NCU05[@]}" -k 'regex:DeviceScan' --launch-count 3 --log-file "$RES/ncu_05_scan_cccl_latest.ncu.txt" \
+        "$L05" --n 2^28 --op scan --baselines-only cub --no-verify --repeat 1 --warmup 0
+    fi
   fi
   step "05 sweep (Fig. 13/14)" "$LOG" sh -c \
     "'$X05' --sweep --no-verify --repeat 10 --csv '$RES/block_grid_sweep.csv' > '$RES/block_grid_sweep_output.txt'"
+  if [ -x "$L05" ]; then
+    step "05 sweep, CUB rows built against the newest CCCL" "$LOG" sh -c \
+      "'$L05' --sweep --baselines-only cub --no-verify --repeat 10 --csv '$RES/block_grid_sweep_cccl_latest.csv' > '$RES/block_grid_sweep_cccl_latest_output.txt'"
+    step "05 merge cub_latest_* rows into block_grid_sweep.csv" "$LOG" merge_cccl_latest \
+      "$RES/block_grid_sweep.csv" "$RES/block_grid_sweep_cccl_latest.csv" "$RES/block_grid_sweep_cccl_latest_output.txt"
+  fi
   # TCU_BENCH_LARGE=0 leaves this step out (about 4 minutes, mostly the FP64 checks on the host;
   # ctest's "[large]" case runs the API at this size too).
   if [ "${TCU_BENCH_LARGE:-1}" != 0 ]; then
@@ -37,8 +63,8 @@ rows = list(csv.DictReader(open(os.path.join(res, "device_reduce_scan.csv"))))
 def best(op, out, tcu=True):
     at = [r for r in rows if r["op"] == op and r["out_type"] == out and (r["algo"] == "auto") == tcu]
     return max(at, key=lambda r: float(r["gelem_per_s"]), default=None)
-goals = [("reduce", "fp32", 97, "cub_device_reduce", 1.03), ("scan", "fp32", 92, "cub_device_scan", 1.15),
-         ("scan", "fp16", 90, "cub_device_scan", 1.45), ("segmented_scan", "fp32", 88, "cub_scan_by_key", 1.6),
+goals = [("reduce", "fp32", 97, "cub_device_reduce", 1.03),
+         ("scan", "fp32", 92, "cub_latest_device_scan_deterministic", 1.08), ("scan", "fp16", 90, "cub_device_scan", 1.2), ("segmented_scan", "fp32", 88, "cub_scan_by_key", 1.6),
          ("segmented_reduce", "fp32", 95, None, None)]
 print("op                           out    auto G/s  pct_of_limit (goal)   vs CUB (goal)")
 for op, out, pct, cub, sp in goals:
