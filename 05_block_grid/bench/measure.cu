@@ -31,7 +31,10 @@ OutT* as(void* p) {
   return static_cast<OutT*>(p);
 }
 
-// The one-block-per-array algorithms are left out of full arrays above this size (minutes).
+// The one-block-per-array algorithms are left out of full arrays above this size (minutes), and
+// the warp-level scan (a warp per segment; the API takes it below 2048) out of longer segments: its
+// fp32 carry runs through every tile of a segment, and over 2^28 elements (2^20 tiles) it leaves
+// the error bound the chapter holds its scans to.
 constexpr std::int64_t kOneBlockCap = std::int64_t(1) << 22;
 
 }  // namespace
@@ -69,7 +72,7 @@ std::vector<Variant> variants_for(Op op, bool out_fp16, std::int64_t ns, std::in
   for (DeviceScanAlgorithm a : all_device_scan_algorithms()) algos.push_back(a);
   for (DeviceScanAlgorithm a : algos) {
     if (!device_scan_algorithm_supports(a, ns, s)) continue;
-    if (full && (a == DeviceScanAlgorithm::block_scan || a == DeviceScanAlgorithm::warp_level) && s > kOneBlockCap)
+    if (((full && a == DeviceScanAlgorithm::block_scan) || a == DeviceScanAlgorithm::warp_level) && s > kOneBlockCap)
       continue;
     v.push_back({device_scan_algorithm_name(a), op, out_fp16, true, false,
                  [a, out_fp16](const __half* in, void* out, std::int64_t n_s, std::int64_t s_s, cudaStream_t st) {
