@@ -44,9 +44,11 @@ cudaError_t launch_grid_reduce_two_pass(const __half* in, float* out, std::int64
   if (cudaError_t e = tc::allow_block_smem(chunk_reduce_kernel); e != cudaSuccess) return e;
   static const int resident = tc::resident_grid_size(reinterpret_cast<const void*>(chunk_reduce_kernel),
                                                      tc::kBlockThreads, std::int64_t(1) << 40, tc::kBlockSmemBytes);
-  // About as many chunks as blocks fit on the GPU at once, each at least a block tile.
+  // About as many chunks as blocks fit on the GPU at once, each at least a block tile, and no more:
+  // resident / num_segments chunks per segment (rounded down), so that one wave takes them all.
+  const std::int64_t target = num_segments < resident ? resident / num_segments * num_segments : resident;
   const tc::ChunkPlan plan =
-      tc::plan_chunks(num_segments, segment_size, tc::kBlockTileElems, resident, tc::kBlockTileElems);
+      tc::plan_chunks(num_segments, segment_size, tc::kBlockTileElems, target, tc::kBlockTileElems);
   return tc::run_chunks(out, num_segments, plan, stream, [&](float* partials, const tc::ChunkPlan& p) {
     return launch_reduce_chunks(in, partials, num_segments, segment_size, p.chunks_per_segment, p.chunk, stream);
   });
