@@ -53,7 +53,7 @@ TEST_CASE("what each algorithm takes, and the automatic choice") {
       CHECK(tcu::device_scan_algorithm_supports(c, ns, s));
     }
   }
-  // lesson 3c (grid_warp_specialised) measures as fast as the look-back, not faster: not chosen
+  // lesson 3c (grid_warp_specialised) measures within ±2 % of the look-back: not chosen
   CHECK(tcu::choose_device_scan_algorithm(1, 1 << 28, true) == DeviceScanAlgorithm::grid_lookback);
   // whole arrays up to one block tile (scan) or two (sum): one block
   CHECK(tcu::choose_device_scan_algorithm(1, 1 << 14, false) == DeviceScanAlgorithm::block_scan);
