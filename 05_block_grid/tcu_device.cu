@@ -7,6 +7,7 @@
 
 #include "05_block_grid/kernels/launchers.hpp"
 #include "05_block_grid/kernels/ragged_launchers.hpp"
+#include "common/kernel_image.cuh"
 #include "common/name_table.hpp"
 #include "common/segments.hpp"
 #include "common/tensor_core/launch.hpp"
@@ -66,17 +67,14 @@ std::int64_t block_scan_min_segments() { return (3 * static_cast<std::int64_t>(t
 constexpr std::int64_t kScanOneBlockUpTo = std::int64_t(1) << 14;
 constexpr std::int64_t kReduceOneBlockUpTo = std::int64_t(1) << 15;
 
-// Lesson 3c runs where its input is on a 16-byte boundary, its kernel is sm_90 code (not sm_80
-// code compiled from PTX, whose body is empty) and the GPU is sm_90 or newer.
+// Lesson 3c runs where its input is on a 16-byte boundary and the image its kernel runs on this
+// GPU was compiled for compute_90 or newer (not compute_80 PTX JIT-compiled on an H100, whose body
+// is empty: common/kernel_image.cuh).
 bool warp_specialised_scan_runs_here(const void* in) {
-  int dev = 0, major = 0;
-  cudaFuncAttributes a{};
-  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) ||
-      cudaFuncGetAttributes(&a, dev::warp_specialised_scan_kernel()) != cudaSuccess) {
-    cudaGetLastError();
-    return false;
-  }
-  return major >= 9 && a.binaryVersion >= 90 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  if (reinterpret_cast<std::uintptr_t>(in) % 16 != 0) return false;
+  if (require_kernel_image(dev::warp_specialised_scan_kernel(), 90) == cudaSuccess) return true;
+  cudaGetLastError();  // not sticky: no image at all reads as "does not run here"
+  return false;
 }
 
 template <class T>

@@ -52,8 +52,8 @@ cudaError_t launch_segmented_reduce_lookback(const __half* in, float* out, std::
                                              std::int64_t segment_size, cudaStream_t stream);
 
 // 10_grid_scan_warp_specialised.cu — lesson 3b with a producer warp streaming block tiles by bulk
-// copies: for an input on a 16-byte boundary, on sm_90 and newer (the dispatch checks: the kernel
-// below is built as sm_90 code and the GPU runs it; elsewhere lesson 3b runs).
+// copies: for an input on a 16-byte boundary, on sm_90 and newer (the dispatch checks that the
+// kernel below runs compute_90 code on this GPU; elsewhere lesson 3b runs).
 const void* warp_specialised_scan_kernel();
 template <class OutT>
 cudaError_t launch_grid_scan_warp_specialised(const __half* in, OutT* out, std::int64_t n, bool inclusive,
