@@ -60,14 +60,18 @@ cudaError_t cub_device_scan(const __half* in, OutT* out, std::int64_t n, bool in
 bool have_cub_deterministic_scan() { return TCU_HAVE_CUB_DETERMINISTIC_SCAN != 0; }
 
 // The environment overload allocates its own temporary storage (stream-ordered, on `stream`): the
-// device's default pool is told to keep freed memory, so that no call pays for mapping it again.
+// device's default pool is told, once per device, to keep freed memory, so that no call pays for
+// mapping it again.
 cudaError_t cub_device_scan_deterministic(const __half* in, float* out, std::int64_t n, cudaStream_t stream) {
 #if TCU_HAVE_CUB_DETERMINISTIC_SCAN
+  static bool kept[64] = {};
   int device = 0;
   cudaMemPool_t pool = nullptr;
-  std::uint64_t keep = ~std::uint64_t(0);
-  if (cudaGetDevice(&device) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess)
-    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  if (cudaGetDevice(&device) == cudaSuccess && device < 64 && !kept[device] &&
+      cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess) {
+    std::uint64_t keep = ~std::uint64_t(0);
+    kept[device] = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) == cudaSuccess;
+  }
   const auto env = ::cuda::std::execution::env{
       ::cuda::stream_ref{stream}, ::cuda::execution::require(::cuda::execution::determinism::run_to_run)};
   return cub::DeviceScan::InclusiveScan(in, out, ::cuda::std::plus<float>{}, n, env);
