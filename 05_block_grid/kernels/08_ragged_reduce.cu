@@ -34,13 +34,12 @@ struct Parts {
   int head_state;
 };
 
-struct WarpMarks {                     // one tile's events
-  unsigned head[tc::kTileElems / 32];  // a segment starts here
-  unsigned last[tc::kTileElems / 32];  // a segment ends here …
-  long long seg[tc::kTileElems];       // … and this is it
+struct WarpTile {                        // one tile with events, of one warp
+  alignas(16) float prefix[tc::kTileElems];  // element i: the sum since the last head at or before i
+  alignas(8) unsigned char head[tc::kTileElems];  // 1: a segment starts at element i
 };
 struct alignas(16) WalkSmem {
-  WarpMarks marks[tc::kBlockWarps];
+  WarpTile tile[tc::kBlockWarps];
   Parts parts[tc::kBlockWarps];
 };
 
@@ -75,25 +74,24 @@ __device__ __forceinline__ std::int64_t next_event(std::int64_t b, std::int64_t 
   return b < t ? e - 1 : b;  // open at t: its last element; else its head (kNoEvent past the end)
 }
 
-// One tile with events: elements [t0, t0 + 256), lane L's x = elements t0 + 8L … 8L + 7.
+// One tile with events: elements [t0, t0 + 256), lane L's x = elements t0 + 8L … 8L + 7. The
+// lanes play two parts: lane s reads segment cur + s's offsets (marks its head, later writes its
+// sum), lane L scans elements 8L … 8L + 7.
 template <class Off>
-__device__ void tile_with_events(WarpMarks& mk, Parts& parts, const Off& off, std::int64_t ns, std::int64_t t0,
+__device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std::int64_t ns, std::int64_t t0,
                                  const float (&x)[8], float* out, Walk& w, int lane) {
   const std::int64_t t1 = t0 + tc::kTileElems;
-  if (lane < 8) mk.head[lane] = mk.last[lane] = 0;
+  reinterpret_cast<uint2*>(wt.head)[lane] = make_uint2(0u, 0u);
   __syncwarp();
-  // 1. marks: the segments from cur on that start before t1, 32 at a time; the walk stops at the
+  // 1. heads: the segments from cur on that start before t1, 32 at a time; the walk stops at the
   //    first that does not end inside the tile (ordered segments: all later ones start after it)
-  for (;;) {
+  const std::int64_t first = w.cur;
+  std::int64_t b0 = 0, e0 = 0;  // lane s's segment of the first round, kept for step 4
+  for (bool round0 = true;; round0 = false) {
     const std::int64_t s = w.cur + lane;
     const std::int64_t b = s < ns ? off.begin(s) : kNoEvent, e = s < ns ? off.end(s) : kNoEvent;
-    if (e > b && b < t1) {
-      if (b >= t0) atomicOr(&mk.head[(b - t0) >> 5], 1u << ((b - t0) & 31));
-      if (e <= t1) {
-        atomicOr(&mk.last[(e - 1 - t0) >> 5], 1u << ((e - 1 - t0) & 31));
-        mk.seg[e - 1 - t0] = s;
-      }
-    }
+    if (round0) b0 = b, e0 = e;
+    if (e > b && b >= t0 && b < t1) wt.head[b - t0] = 1;
     const unsigned done = __ballot_sync(tc::kFullMask, b < t1 && e <= t1);
     if (done != tc::kFullMask) {
       const int k = __ffs(~done) - 1;
@@ -106,8 +104,7 @@ __device__ void tile_with_events(WarpMarks& mk, Parts& parts, const Off& off, st
   }
   w.event = next_event(w.b, w.e, t1);
   __syncwarp();
-  const unsigned heads8 = tc::bits8(mk.head, lane * tc::kPieceElems);
-  const unsigned last8 = tc::bits8(mk.last, lane * tc::kPieceElems);
+  const uint2 hw = reinterpret_cast<const uint2*>(wt.head)[lane];
   // 2. the carry into the tile: the lanes' parts, in a fixed order
   if (w.spread) {
     double a = w.acc;
@@ -120,13 +117,15 @@ __device__ void tile_with_events(WarpMarks& mk, Parts& parts, const Off& off, st
   // 3. each lane's 8 elements, restarting at heads; then the lanes joined by a segmented scan:
   //    lane L adds the lanes after the nearest lane at or before it that holds a head
   float r[8], run = 0.0f;
+  bool seen[8], any = false;
 #pragma unroll
   for (int j = 0; j < 8; ++j) {
-    if ((heads8 >> j) & 1u) run = 0.0f;
+    if ((((j < 4 ? hw.x : hw.y) >> (8 * (j & 3))) & 1u) != 0) run = 0.0f, any = true;
     run += x[j];
     r[j] = run;
+    seen[j] = any;
   }
-  const unsigned lanes_with_heads = __ballot_sync(tc::kFullMask, heads8 != 0);
+  const unsigned lanes_with_heads = __ballot_sync(tc::kFullMask, any);
   const unsigned upto = lanes_with_heads & (0xffffffffu >> (31 - lane));  // lanes 0 … L
   const int head_lane = upto ? 31 - __clz(upto) : -1;
   float inc = run;
@@ -137,13 +136,21 @@ __device__ void tile_with_events(WarpMarks& mk, Parts& parts, const Off& off, st
   }
   const float up = __shfl_up_sync(tc::kFullMask, inc, 1);  // every lane: a full-mask shuffle
   const float before = lane == 0 ? 0.0f : up;               // lanes < L, since a head
-  const bool head_before = (lanes_with_heads & ((1u << lane) - 1u)) != 0;
-  // 4. every segment that ends here: its sum since its head (plus the carry if that is before the tile)
-  for (unsigned m = last8; m; m &= m - 1) {
-    const int j = __ffs(m) - 1;
-    const bool started = (heads8 & ((2u << j) - 1u)) != 0;
-    const double v = started ? r[j] : head_before ? double(r[j] + before) : w.carry + double(r[j] + before);
-    const long long s = mk.seg[lane * tc::kPieceElems + j];
+#pragma unroll
+  for (int j = 0; j < 8; ++j) r[j] = seen[j] ? r[j] : r[j] + before;
+  float4* pre = reinterpret_cast<float4*>(wt.prefix + lane * tc::kPieceElems);
+  pre[0] = make_float4(r[0], r[1], r[2], r[3]);
+  pre[1] = make_float4(r[4], r[5], r[6], r[7]);
+  __syncwarp();
+  // 4. every segment that ends here, by its offsets' lane: the prefix at its last element (plus
+  //    the carry when its head is before the tile)
+  for (std::int64_t base = first; base < w.cur; base += tc::kWarpSize) {
+    const std::int64_t s = base + lane;
+    if (s >= w.cur) break;
+    const std::int64_t b = base == first ? b0 : off.begin(s), e = base == first ? e0 : off.end(s);
+    if (e <= b) continue;  // empty: its 0 is written already
+    const float p = wt.prefix[e - 1 - t0];
+    const double v = b >= t0 ? double(p) : w.carry + double(p);
     if (s == w.open) {
       parts.head = v;  // the warp's part of a segment begun before its chunk: joined later
       parts.head_state = kEnds;
@@ -154,7 +161,7 @@ __device__ void tile_with_events(WarpMarks& mk, Parts& parts, const Off& off, st
   // 5. what runs on into the next tile: the sum since the tile's last head
   const float total = __shfl_sync(tc::kFullMask, inc, tc::kWarpSize - 1);
   w.carry = lanes_with_heads ? double(total) : w.carry + double(total);
-  __syncwarp();  // the marks are free
+  __syncwarp();  // the tile's shared memory is free
 }
 
 template <class Off>
@@ -180,37 +187,34 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
     if (lane == 0) parts = Parts{0.0, 0.0, -1, w.open >= 0 ? kThrough : kNone};
     __syncwarp();
     const bool aligned = tc::aligned16(in);
-    tc::Piece now[kTilesInFlight], next[kTilesInFlight] = {};
-    auto load = [&](tc::Piece(&p)[kTilesInFlight], std::int64_t g) {
+    // a ring of tiles in flight: tile t0 is added while the next kTilesInFlight − 1 load; one copy
+    // of the tile code (not one per tile in flight: the instruction cache holds it)
+    tc::Piece ring[kTilesInFlight];
+    const std::int64_t g = c.first / tc::kTileElems * tc::kTileElems;
 #pragma unroll
-      for (int k = 0; k < kTilesInFlight; ++k)
-        p[k] = tc::load_piece_within(in, g + k * tc::kTileElems + lane * tc::kPieceElems, c.first, c.last, aligned);
-    };
-    std::int64_t g = c.first / kChunkAlign * kChunkAlign;
-    load(now, g);
-    for (; g < c.last; g += kChunkAlign) {
-      if (g + kChunkAlign < c.last) load(next, g + kChunkAlign);  // in flight while these are added
+    for (int k = 0; k < kTilesInFlight; ++k)
+      ring[k] = tc::load_piece_within(in, g + k * tc::kTileElems + lane * tc::kPieceElems, c.first, c.last, aligned);
+#pragma unroll 1
+    for (std::int64_t t0 = g; t0 < c.last; t0 += tc::kTileElems) {
+      float x[8];
+      const __half2* h = reinterpret_cast<const __half2*>(&ring[0].v);
 #pragma unroll
-      for (int k = 0; k < kTilesInFlight; ++k) {
-        const std::int64_t t0 = g + k * tc::kTileElems;
-        if (t0 >= c.last) break;  // past the chunk: its events belong to the next warp
-        float x[8];
-        const __half2* h = reinterpret_cast<const __half2*>(&now[k].v);
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          const float2 f = __half22float2(h[i]);
-          x[2 * i] = f.x;
-          x[2 * i + 1] = f.y;
-        }
-        if (w.event >= t0 + tc::kTileElems) {  // no event: only add
-          w.acc += double((x[0] + x[1]) + (x[2] + x[3])) + double((x[4] + x[5]) + (x[6] + x[7]));
-          w.spread = true;
-        } else {
-          tile_with_events(sm.marks[warp], parts, off, ns, t0, x, out, w, lane);
-        }
+      for (int i = 0; i < 4; ++i) {
+        const float2 f = __half22float2(h[i]);
+        x[2 * i] = f.x;
+        x[2 * i + 1] = f.y;
       }
 #pragma unroll
-      for (int k = 0; k < kTilesInFlight; ++k) now[k] = next[k];
+      for (int k = 0; k + 1 < kTilesInFlight; ++k) ring[k] = ring[k + 1];
+      const std::int64_t ahead = t0 + kTilesInFlight * tc::kTileElems;
+      if (ahead < c.last)
+        ring[kTilesInFlight - 1] = tc::load_piece_within(in, ahead + lane * tc::kPieceElems, c.first, c.last, aligned);
+      if (w.event >= t0 + tc::kTileElems) {  // no event: only add
+        w.acc += double((x[0] + x[1]) + (x[2] + x[3])) + double((x[4] + x[5]) + (x[6] + x[7]));
+        w.spread = true;
+      } else {
+        tile_with_events(sm.tile[warp], parts, off, ns, t0, x, out, w, lane);
+      }
     }
     // the chunk's sum since its last head; a segment that runs on past the chunk is its tail
     double a = w.acc;
