@@ -1,13 +1,14 @@
 // Lesson 5 — ragged segments, the sums: CUB's begin/end offsets, segments of any lengths in one
 // launch. Not one warp or block per segment (idle on short ones, serial on a huge one): the flat
-// array is cut into one chunk per warp, and each warp walks its chunk tile by tile (256
-// consecutive elements, a 16-byte load per lane) whatever the segments:
+// array is cut into one chunk per warp, and each warp walks its chunk tile by tile (1024
+// consecutive elements, 32 per lane) whatever the segments:
 //   1. range:  one pass over the offsets finds the covered range [lo, hi) and checks that the
 //              segments are ordered (ragged_common.cu); empty segments get their 0 there
 //   2. walk:   a tile without an event (a segment's first or last element) only adds: each lane
-//              keeps its own part of the running sum. A tile with events marks heads and last
-//              elements in bitmaps, scans each lane's 8 elements with restarts at heads, joins
-//              the lanes with a segmented shuffle scan and writes every segment that ends there
+//              keeps its own part of the running sum. In a tile with events, lane s reads the
+//              offsets of the tile's segment s and marks its head in a bitmap; each lane sums
+//              its 32 elements, restarting at heads, into shared memory; a segmented shuffle
+//              scan gives each lane the sum before it; lane s then writes segment s's sum
 //   3. join:   the parts of segments that cross warp chunks, in warp order inside a block, then
 //              across blocks (finish kernel), in chunk order: the same bits every run
 // One add per element is all a sum needs, and the CUDA cores do it at the read stream; the tensor
@@ -20,8 +21,12 @@
 namespace tcu::detail::device {
 namespace {
 
-constexpr int kTilesInFlight = 4;  // tiles a warp loads before it adds the previous ones
-constexpr int kChunkAlign = kTilesInFlight * tc::kTileElems;
+// A warp's tile: 1024 elements, 32 consecutive ones per lane (four 16-byte loads). A tile with
+// events costs the warp a fixed amount of work (offsets, ballots, a shuffle scan) whatever its
+// size, so the tile is as large as the registers allow; the next tile loads while one is added.
+constexpr int kLanePieces = 4;                             // a lane's consecutive 8-element pieces
+constexpr int kLaneElems = kLanePieces * tc::kPieceElems;  // 32
+constexpr int kWalkTile = tc::kWarpSize * kLaneElems;      // 1024
 constexpr std::int64_t kNoEvent = INT64_MAX;
 
 enum HeadState : int { kNone = 0, kEnds = 1, kThrough = 2 };
@@ -34,9 +39,16 @@ struct Parts {
   int head_state;
 };
 
-struct WarpTile {                        // one tile with events, of one warp
-  alignas(16) float prefix[tc::kTileElems];  // element i: the sum since the last head at or before i
-  alignas(8) unsigned char head[tc::kTileElems];  // 1: a segment starts at element i
+// Where element i of a tile keeps its run in shared memory: each lane's float4 groups rotate, so
+// that the 8 lanes of one 128-byte store hit all 32 banks (not 2 lanes per bank group).
+constexpr int kLaneGroups = kLaneElems / 4;
+__device__ __forceinline__ unsigned run_slot(unsigned lane, unsigned group) {
+  return (lane * kLaneGroups + (group ^ (lane / (8 / kLaneGroups) % kLaneGroups))) * 4;
+}
+struct WarpTile {                    // one tile with events, of one warp
+  alignas(16) float run[kWalkTile];  // element i (at run_slot): its lane's sum since its last head
+  float before[tc::kWarpSize];       // lane L: the lanes' sum from the last head before lane L
+  unsigned head[kWalkTile / 32];     // bit i: a segment starts at element i
 };
 struct alignas(16) WalkSmem {
   WarpTile tile[tc::kBlockWarps];
@@ -74,27 +86,35 @@ __device__ __forceinline__ std::int64_t next_event(std::int64_t b, std::int64_t 
   return b < t ? e - 1 : b;  // open at t: its last element; else its head (kNoEvent past the end)
 }
 
-// One tile with events: elements [t0, t0 + 256), lane L's x = elements t0 + 8L … 8L + 7. The
-// lanes play two parts: lane s reads segment cur + s's offsets (marks its head, later writes its
-// sum), lane L scans elements 8L … 8L + 7.
+// One tile with events: elements [t0, t0 + kWalkTile), lane L's x = its kLaneElems consecutive
+// elements. The lanes play two parts: lane s reads segment cur + s's offsets (marks its head, later
+// writes its sum), lane L sums its elements with restarts at heads.
 template <class Off>
 __device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std::int64_t ns, std::int64_t t0,
-                                 const float (&x)[8], float* out, Walk& w, int lane) {
-  const std::int64_t t1 = t0 + tc::kTileElems;
-  reinterpret_cast<uint2*>(wt.head)[lane] = make_uint2(0u, 0u);
+                                 const tc::Piece (&x)[kLanePieces], float* out, Walk& w, int lane) {
+  const std::int64_t t1 = t0 + kWalkTile;
+  if (lane < kWalkTile / 32) wt.head[lane] = 0u;
   __syncwarp();
   // 1. heads: the segments from cur on that start before t1, 32 at a time; the walk stops at the
-  //    first that does not end inside the tile (ordered segments: all later ones start after it)
+  //    first that does not end inside the tile (ordered segments: all later ones start after it).
+  //    Lane s keeps its segment of the first round, relative to t0, for step 4.
   const std::int64_t first = w.cur;
-  std::int64_t b0 = 0, e0 = 0;  // lane s's segment of the first round, kept for step 4
+  int head0 = 0, last0 = -1;  // last0 >= 0: non-empty, ends in the tile
+  int ended0 = tc::kWarpSize;  // segments of the first round that end in the tile
   for (bool round0 = true;; round0 = false) {
     const std::int64_t s = w.cur + lane;
-    const std::int64_t b = s < ns ? off.begin(s) : kNoEvent, e = s < ns ? off.end(s) : kNoEvent;
-    if (round0) b0 = b, e0 = e;
-    if (e > b && b >= t0 && b < t1) wt.head[b - t0] = 1;
-    const unsigned done = __ballot_sync(tc::kFullMask, b < t1 && e <= t1);
+    std::int64_t b = kNoEvent, e = kNoEvent;
+    if (s < ns) off.get(s, b, e);
+    const bool ends = b < t1 && e <= t1;
+    if (e > b && b < t1) {
+      const std::int64_t rb = b - t0;  // >= -(chunk length): only the open segment starts before t0
+      if (rb >= 0) atomicOr(&wt.head[static_cast<unsigned>(rb) / 32], 1u << (static_cast<unsigned>(rb) % 32));
+      if (round0) head0 = rb < 0 ? -1 : static_cast<int>(rb), last0 = ends ? static_cast<int>(e - 1 - t0) : -1;
+    }
+    const unsigned done = __ballot_sync(tc::kFullMask, ends);
     if (done != tc::kFullMask) {
       const int k = __ffs(~done) - 1;
+      if (round0) ended0 = k;
       w.cur += k;
       w.b = __shfl_sync(tc::kFullMask, b, k);
       w.e = __shfl_sync(tc::kFullMask, e, k);
@@ -104,7 +124,8 @@ __device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std
   }
   w.event = next_event(w.b, w.e, t1);
   __syncwarp();
-  const uint2 hw = reinterpret_cast<const uint2*>(wt.head)[lane];
+  constexpr unsigned kLaneMask = kLaneElems == 32 ? ~0u : (1u << kLaneElems) - 1u;
+  const unsigned heads = (wt.head[lane * kLaneElems / 32] >> (lane * kLaneElems % 32)) & kLaneMask;
   // 2. the carry into the tile: the lanes' parts, in a fixed order
   if (w.spread) {
     double a = w.acc;
@@ -114,18 +135,23 @@ __device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std
     w.acc = 0.0;
     w.spread = false;
   }
-  // 3. each lane's 8 elements, restarting at heads; then the lanes joined by a segmented scan:
+  // 3. each lane's elements, restarting at heads; then the lanes joined by a segmented scan:
   //    lane L adds the lanes after the nearest lane at or before it that holds a head
-  float r[8], run = 0.0f;
-  bool seen[8], any = false;
+  float run = 0.0f;
 #pragma unroll
-  for (int j = 0; j < 8; ++j) {
-    if ((((j < 4 ? hw.x : hw.y) >> (8 * (j & 3))) & 1u) != 0) run = 0.0f, any = true;
-    run += x[j];
-    r[j] = run;
-    seen[j] = any;
+  for (int q = 0; q < kLaneGroups; ++q) {  // 4 elements at a time, their runs stored at once
+    const __half2* h = reinterpret_cast<const __half2*>(&x[q / 2].v) + q % 2 * 2;
+    const float2 lo = __half22float2(h[0]), hi = __half22float2(h[1]);
+    const float v[4] = {lo.x, lo.y, hi.x, hi.y};
+    float r[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      run = ((heads >> (4 * q + j)) & 1u) ? v[j] : run + v[j];
+      r[j] = run;
+    }
+    *reinterpret_cast<float4*>(wt.run + run_slot(lane, q)) = make_float4(r[0], r[1], r[2], r[3]);
   }
-  const unsigned lanes_with_heads = __ballot_sync(tc::kFullMask, any);
+  const unsigned lanes_with_heads = __ballot_sync(tc::kFullMask, heads != 0);
   const unsigned upto = lanes_with_heads & (0xffffffffu >> (31 - lane));  // lanes 0 … L
   const int head_lane = upto ? 31 - __clz(upto) : -1;
   float inc = run;
@@ -135,28 +161,34 @@ __device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std
     if (lane - d >= head_lane && lane >= d) inc += o;
   }
   const float up = __shfl_up_sync(tc::kFullMask, inc, 1);  // every lane: a full-mask shuffle
-  const float before = lane == 0 ? 0.0f : up;               // lanes < L, since a head
-#pragma unroll
-  for (int j = 0; j < 8; ++j) r[j] = seen[j] ? r[j] : r[j] + before;
-  float4* pre = reinterpret_cast<float4*>(wt.prefix + lane * tc::kPieceElems);
-  pre[0] = make_float4(r[0], r[1], r[2], r[3]);
-  pre[1] = make_float4(r[4], r[5], r[6], r[7]);
+  wt.before[lane] = lane == 0 ? 0.0f : up;                  // lanes < L, since a head
   __syncwarp();
-  // 4. every segment that ends here, by its offsets' lane: the prefix at its last element (plus
-  //    the carry when its head is before the tile)
-  for (std::int64_t base = first; base < w.cur; base += tc::kWarpSize) {
+  // 4. every segment that ends here, by its offsets' lane: the run at its last element, plus the
+  //    lanes before when its head is in an earlier lane, plus the carry when it is before the tile
+  //    (only the first segment can be: the one open at t0)
+  auto finish = [&](std::int64_t s, int head, int last) {
+    const unsigned owner = static_cast<unsigned>(last) / kLaneElems, at = static_cast<unsigned>(last) % kLaneElems;
+    float p = wt.run[run_slot(owner, at / 4) + at % 4];
+    if (head < static_cast<int>(owner * kLaneElems)) p += wt.before[owner];
+    if (head >= 0 && s != w.open) {
+      out[s] = p;
+    } else {
+      const double v = head >= 0 ? double(p) : w.carry + double(p);
+      if (s == w.open) {
+        parts.head = v;  // the warp's part of a segment begun before its chunk: joined later
+        parts.head_state = kEnds;
+      } else {
+        out[s] = static_cast<float>(v);
+      }
+    }
+  };
+  if (lane < ended0 && last0 >= 0) finish(first + lane, head0, last0);
+  for (std::int64_t base = first + tc::kWarpSize; base < w.cur; base += tc::kWarpSize) {  // more than 32 ended
     const std::int64_t s = base + lane;
     if (s >= w.cur) break;
-    const std::int64_t b = base == first ? b0 : off.begin(s), e = base == first ? e0 : off.end(s);
-    if (e <= b) continue;  // empty: its 0 is written already
-    const float p = wt.prefix[e - 1 - t0];
-    const double v = b >= t0 ? double(p) : w.carry + double(p);
-    if (s == w.open) {
-      parts.head = v;  // the warp's part of a segment begun before its chunk: joined later
-      parts.head_state = kEnds;
-    } else {
-      out[s] = static_cast<float>(v);
-    }
+    std::int64_t b, e;
+    off.get(s, b, e);
+    if (e > b) finish(s, static_cast<int>(b - t0), static_cast<int>(e - 1 - t0));
   }
   // 5. what runs on into the next tile: the sum since the tile's last head
   const float total = __shfl_sync(tc::kFullMask, inc, tc::kWarpSize - 1);
@@ -173,7 +205,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
   if (r.disordered) return;
   const int lane = tc::lane_id(), warp = tc::warp_in_block();
   const tc::ArrayChunk c =
-      tc::array_chunk<kChunkAlign>(r, std::int64_t(chunks) * tc::kBlockWarps, blockIdx.x * tc::kBlockWarps + warp);
+      tc::array_chunk<kWalkTile>(r, std::int64_t(chunks) * tc::kBlockWarps, blockIdx.x * tc::kBlockWarps + warp);
   Parts& parts = sm.parts[warp];
   Walk w{};
   if (c.first < c.last) {
@@ -187,30 +219,30 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
     if (lane == 0) parts = Parts{0.0, 0.0, -1, w.open >= 0 ? kThrough : kNone};
     __syncwarp();
     const bool aligned = tc::aligned16(in);
-    // a ring of tiles in flight: tile t0 is added while the next kTilesInFlight − 1 load; one copy
-    // of the tile code (not one per tile in flight: the instruction cache holds it)
-    tc::Piece ring[kTilesInFlight];
-    const std::int64_t g = c.first / tc::kTileElems * tc::kTileElems;
+    auto load = [&](tc::Piece(&p)[kLanePieces], std::int64_t t) {
 #pragma unroll
-    for (int k = 0; k < kTilesInFlight; ++k)
-      ring[k] = tc::load_piece_within(in, g + k * tc::kTileElems + lane * tc::kPieceElems, c.first, c.last, aligned);
+      for (int q = 0; q < kLanePieces; ++q)
+        p[q] = tc::load_piece_within(in, t + (lane * kLanePieces + q) * tc::kPieceElems, c.first, c.last, aligned);
+    };
+    tc::Piece next[kLanePieces];
+    const std::int64_t g = c.first / kWalkTile * kWalkTile;
+    load(next, g);
 #pragma unroll 1
-    for (std::int64_t t0 = g; t0 < c.last; t0 += tc::kTileElems) {
-      float x[8];
-      const __half2* h = reinterpret_cast<const __half2*>(&ring[0].v);
+    for (std::int64_t t0 = g; t0 < c.last; t0 += kWalkTile) {
+      tc::Piece x[kLanePieces];  // this tile's elements, while the next tile loads
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const float2 f = __half22float2(h[i]);
-        x[2 * i] = f.x;
-        x[2 * i + 1] = f.y;
+      for (int q = 0; q < kLanePieces; ++q) x[q] = next[q];
+      const std::int64_t t1 = t0 + kWalkTile;
+      if (aligned && t1 + kWalkTile <= c.last) {  // inside the chunk: whole loads
+#pragma unroll
+        for (int q = 0; q < kLanePieces; ++q)
+          next[q].v = __ldcs(reinterpret_cast<const uint4*>(in + t1 + (lane * kLanePieces + q) * tc::kPieceElems));
+      } else if (t1 < c.last) {
+        load(next, t1);
       }
+      if (w.event >= t1) {  // no event: only add
 #pragma unroll
-      for (int k = 0; k + 1 < kTilesInFlight; ++k) ring[k] = ring[k + 1];
-      const std::int64_t ahead = t0 + kTilesInFlight * tc::kTileElems;
-      if (ahead < c.last)
-        ring[kTilesInFlight - 1] = tc::load_piece_within(in, ahead + lane * tc::kPieceElems, c.first, c.last, aligned);
-      if (w.event >= t0 + tc::kTileElems) {  // no event: only add
-        w.acc += double((x[0] + x[1]) + (x[2] + x[3])) + double((x[4] + x[5]) + (x[6] + x[7]));
+        for (int q = 0; q < kLanePieces; ++q) w.acc += double(tc::piece_sum(x[q]));
         w.spread = true;
       } else {
         tile_with_events(sm.tile[warp], parts, off, ns, t0, x, out, w, lane);

@@ -20,11 +20,20 @@ struct OffsetArrays {
     const std::int64_t x = static_cast<std::int64_t>(__ldg(e + s)), y = begin(s);
     return x > y ? x : y;
   }
+  __device__ void get(std::int64_t s, std::int64_t& begin_s, std::int64_t& end_s) const {  // both, one compare
+    const T x = __ldg(b + s), y = __ldg(e + s);
+    begin_s = x;
+    end_s = y > x ? y : x;
+  }
 };
 struct FixedOffsets {  // the fixed-size API: segment s = [s·size, (s + 1)·size)
   std::int64_t size;
   __device__ std::int64_t begin(std::int64_t s) const { return s * size; }
   __device__ std::int64_t end(std::int64_t s) const { return (s + 1) * size; }
+  __device__ void get(std::int64_t s, std::int64_t& begin_s, std::int64_t& end_s) const {
+    begin_s = s * size;
+    end_s = begin_s + size;
+  }
 };
 
 struct RaggedRange {
