@@ -196,11 +196,12 @@ struct alignas(128) WalkSmem {
   long long s_open, cursor;
 };
 
-// One tile's results to out[first …]: through the warp's scratch as whole 512-byte rows of
-// stores when all 256 are written (and out is aligned), else each lane its own elements.
+// One tile's results to out[first …], through the warp's scratch: whole 512-byte rows of stores
+// when all 256 are written (and out is aligned), else element by element, 32 consecutive ones a
+// store, skipping the `off` ones (off_words: the tile's 8 words of off bits).
 template <bool kInclusive, class OutT>
 __device__ void write_tile(OutT* out, std::int64_t first, const float (&v)[8], unsigned heads8, unsigned off8,
-                           float before, float* scratch, int lane) {
+                           const unsigned* off_words, float before, float* scratch, int lane) {
   const float up = __shfl_up_sync(tc::kFullMask, v[7], 1), prev = lane == 0 ? before : up;
   alignas(16) OutT o[8];
 #pragma unroll
@@ -209,20 +210,21 @@ __device__ void write_tile(OutT* out, std::int64_t first, const float (&v)[8], u
     o[j] = tc::from_float<OutT>(x);
   }
   constexpr int kVecs = static_cast<int>(8 * sizeof(OutT) / 16);  // 16-byte vectors per lane
-  if (__all_sync(tc::kFullMask, off8 == 0) && tc::aligned16(out + first)) {
-    uint4* s = reinterpret_cast<uint4*>(scratch);
+  uint4* s = reinterpret_cast<uint4*>(scratch);
 #pragma unroll
-    for (int h = 0; h < kVecs; ++h) s[lane * kVecs + h] = reinterpret_cast<const uint4*>(o)[h];
-    __syncwarp();
+  for (int h = 0; h < kVecs; ++h) s[lane * kVecs + h] = reinterpret_cast<const uint4*>(o)[h];
+  __syncwarp();
+  if (__all_sync(tc::kFullMask, off8 == 0) && tc::aligned16(out + first)) {
 #pragma unroll
     for (int h = 0; h < kVecs; ++h)
       __stcs(reinterpret_cast<uint4*>(out + first) + h * tc::kWarpSize + lane, s[h * tc::kWarpSize + lane]);
-    __syncwarp();
   } else {
+    const OutT* e = reinterpret_cast<const OutT*>(scratch);
 #pragma unroll
     for (int j = 0; j < 8; ++j)
-      if (!((off8 >> j) & 1u)) out[first + lane * tc::kPieceElems + j] = o[j];
+      if (!((off_words[j] >> lane) & 1u)) out[first + j * tc::kWarpSize + lane] = e[j * tc::kWarpSize + lane];
   }
+  __syncwarp();
 }
 
 template <class OutT, class Off, bool kInclusive>
@@ -317,7 +319,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
       for (int j = 0; j < 8; ++j)
         if (!((seen[k] >> j) & 1u)) v[k][j] += carry;
       write_tile<kInclusive>(out, t0 + warp * kRaggedWarpTiles * kTileElems + k * kTileElems, v[k], heads[k], offs[k],
-                             before, sm.acc[warp], lane);
+                             sm.marks.off + (warp * kRaggedWarpTiles + k) * kTileElems / 32, before, sm.acc[warp], lane);
       before = __shfl_sync(tc::kFullMask, v[k][7], tc::kWarpSize - 1);
     }
     cur = following - 1 > cur ? following - 1 : cur;
