@@ -709,6 +709,78 @@ def plot_device_at_n(rows, png, plt, run, csv_name):
     save(fig, png)
 
 
+def plot_ragged(rows, png, plt, run, csv_name):
+    """Chapter 05's ragged segments: per length distribution, % of the limit (every byte moved) of
+    auto, the toolkit's fastest CUB and the newest CUB's fastest (bars, each named); reductions
+    against the read stream, scans (fp32 outputs) against the copy."""
+    n = max(int(r["n"]) for r in rows)
+    dists = list(dict.fromkeys(r["distribution"] for r in rows))
+    roles = [("auto", "auto (the API's choice)", "black", None),
+             ("toolkit_cub", "toolkit's CUB{}", "#D55E00", "//"),
+             ("latest", "newest CUB{}", "#8C564B", "..")]
+
+    def role_of(algo):
+        c = category(algo)
+        return "auto" if algo == "auto" else "latest" if c == "latest" else "toolkit_cub"
+    toolkit, latest = run.cccl(csv_name)
+    fig, axes = plt.subplots(1, 2, figsize=(14.0, 1.4 + 0.3 * len(roles) * len(dists)), squeeze=False)
+    bad = 0
+    for ax, (op, title, xlabel) in zip(axes[0], (
+            ("reduce", "Reductions (fp32 sums)", "% of the read-stream bandwidth (input, offsets and sums counted)"),
+            ("scan", "Scans (fp32 outputs)", "% of the copy bandwidth (input, offsets and outputs counted)"))):
+        k = len(roles)
+        bar_h = 0.84 / k
+        for gi, d in enumerate(dists):
+            best = {}
+            for r in rows:
+                if r["op"] != op or r["distribution"] != d or r["out_type"] not in ("fp32", "float"):
+                    continue
+                v = number(r.get("pct_of_limit"))
+                outside = "baseline" in (r.get("pass") or "")
+                if v is None or (check_state(r) == "bad" and not outside):
+                    bad += 1
+                    continue
+                role = role_of(r["algo"])
+                if role not in best or v > best[role][1]:
+                    best[role] = (r["algo"] + (" (outside the error bound)" if outside else ""), v)
+            for si, (role, _, color, hatch) in enumerate(roles):
+                y = gi + (si - (k - 1) / 2) * bar_h
+                if role not in best:
+                    ax.text(0.8, y, "not run", va="center", fontsize=7, color="#999999")
+                    continue
+                algo, v = best[role]
+                ax.barh(y, v, height=bar_h * 0.9, color=color, hatch=hatch, edgecolor="white", lw=0)
+                text = (f"{v:.0f} %" if v >= 10 else f"{v:.1f} %") + ("" if role == "auto" else f"  {algo}")
+                ax.text(v + 0.8, y, text, va="center", fontsize=7)
+        means = {r["distribution"]: number(r["mean_length"]) for r in rows}
+        ax.set_yticks(range(len(dists)))
+        ax.set_yticklabels([f"{d}\n(mean length {means[d]:.1f})".replace(".0)", ")") for d in dists], fontsize=8.5)
+        ax.set_ylim(len(dists) - 0.5, -0.5)
+        ax.set_xlim(0, 135)
+        ax.set_xticks(range(0, 101, 20))
+        ax.axvline(100, color="#444444", lw=1.0, ls="-.")
+        from matplotlib.ticker import FuncFormatter
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g} %"))
+        ax.set_xlabel(xlabel, fontsize=9)
+        ax.set_title(title, fontsize=11)
+        ax.grid(alpha=0.3, axis="x")
+        for gi in range(1, len(dists)):
+            ax.axhline(gi - 0.5, color="#DDDDDD", lw=0.8)
+    fig.suptitle(f"Segments of any lengths (CUB's int32 offsets), n = {pow2_tex(n)}: how close to the memory "
+                 f"limit, against CUB?\n(fp16 input; {run.gpu(csv_name)}; 100 % = the probe of the same run)",
+                 fontsize=12.5)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c, hatch=h, ec="white") for _, _, c, h in roles]
+    labels = [lab.format(f" ({toolkit})" if rk == "toolkit_cub" and toolkit else
+                         f" ({latest})" if rk == "latest" and latest else "") for rk, lab, _, _ in roles]
+    checked = all(check_state(r) == "ok" for r in rows if "baseline" not in (r.get("pass") or ""))
+    note = ("Every row checked against an FP64 reference. " if checked else "") + \
+        "cub_scan_by_key: its keys (an int per element) are built outside its timing. " + \
+        (f"{plural(bad, 'row')} without a value or with a failed check not drawn." if bad else "")
+    legend_below(fig, handles, labels, ncol=3, note=note.strip())
+    save(fig, png)
+
+
 # ----------------------------------------------------------------------------------------------
 # Bandwidth, GEMM, unified memory
 # ----------------------------------------------------------------------------------------------
@@ -891,6 +963,8 @@ def draw_one(name, rows, cols, png, plt, run):
     """Draw the figure of one CSV; False when no figure knows its columns."""
     if name == "bandwidth.csv":
         plot_bandwidth(rows, png, plt, run, name)
+    elif {"op", "distribution", "algo", "mean_length", "pct_of_limit"} <= cols:
+        plot_ragged(rows, png, plt, run, name)
     elif {"op", "algo", "n", "segment_size", "pct_of_limit"} <= cols:
         whole_ns = {int(r["n"]) for r in rows if r["op"] in ("reduce", "scan")}
         if len(whole_ns) > 2:

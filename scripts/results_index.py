@@ -10,6 +10,8 @@ A short table is one of:
   worst      per variant, the largest value of a column (an error) and where it occurs
   count      rows per value of one column, by result
   last       the rows of the largest value of one column
+  by_distribution  per operation and length distribution (ragged segments): auto, the fastest
+             library baseline and the newest CUB (% of the limit), auto's speed over the newest CUB's
 """
 import csv
 import json
@@ -42,6 +44,10 @@ QUESTIONS = [
      "for segments?", "block_grid_sweep.csv", "best",
      {"x": "n", "y": "pct_of_limit", "group": ["op"], "min_x": 1 << 16, "where_same": ("n", "segment_size"),
       "note": "the table: whole arrays"}),
+    ("05: Segments of any lengths (CUB's offsets, n = 2^28): how close to the memory limit, against CUB?",
+     "ragged_segments.csv", "by_distribution", {"y": "pct_of_limit", "where": {"out_type": "fp32"},
+                                                "note": "% of the limit measured in the same run, every byte counted; the table: fp32 "
+                                                        "outputs; cub_scan_by_key's keys are built outside its timing"}),
     ("06: Where does each memory mode spend one workflow's time, at each size?",
      "unified_memory.csv", "last", {"key": "bytes", "note": "the table: the largest size"}),
 ]
@@ -141,6 +147,34 @@ def best(rows, o):
     return table(head, body, [False] * len(group) + [True, True, False, False, False])
 
 
+def by_distribution(rows, o):
+    """Per operation and length distribution: auto, the best library baseline and the newest CUB
+    (% of the limit), and auto's speed over the newest CUB's."""
+    y = o["y"]
+    rows = [r for r in rows if all(r.get(k) == v for k, v in o.get("where", {}).items())]
+    body = []
+    for op, dist in dict.fromkeys((r["op"], r["distribution"]) for r in rows):
+        mine = [r for r in rows if r["op"] == op and r["distribution"] == dist and number(r.get(y)) is not None]
+
+        def top(pred):
+            c = [r for r in mine if pred(r["algo"]) and number(r["gelem_per_s"])]
+            return max(c, key=lambda r: number(r["gelem_per_s"])) if c else None
+        auto = top(lambda a: a == "auto")
+        lib = top(lambda a: BASELINE.match(a) and not a.startswith("cub_latest_"))
+        new = top(lambda a: a.startswith("cub_latest_"))
+
+        def cell(r):
+            if r is None:
+                return "–"
+            mark = "" if passed(r) else " (fails its check)" if "baseline" not in r.get("pass", "") else " (outside the bound)"
+            return (f"{r['algo']} " if r is not auto else "") + f"{number(r[y]):.1f}{mark}"
+        ratio = f"{number(auto['gelem_per_s']) / number(new['gelem_per_s']):.2f}×" if auto and new else "–"
+        body.append([op, dist, f"{number(mine[0]['mean_length']):.1f}" if mine else "–", cell(auto), cell(lib),
+                     cell(new), ratio])
+    return table(["op", "distribution", "mean length", "auto", "best library baseline", "newest CUB",
+                  "auto ÷ newest CUB"], body, [False, False, True, True, False, False, True])
+
+
 def grades(folder):
     """The course grader on this GPU: the reference's marks and an untouched handout's."""
     paths = [os.path.join(folder, f"grade_{w}.json") for w in ("reference", "handout")]
@@ -159,7 +193,8 @@ def grades(folder):
             + [""])
 
 
-KINDS = {"whole": whole, "count": count, "worst": worst, "last": last, "best": best}
+KINDS = {"whole": whole, "count": count, "worst": worst, "last": last, "best": best,
+         "by_distribution": by_distribution}
 
 
 def short_table(folder, name):
