@@ -1,5 +1,5 @@
-// Chapter 05, host tests of lessons 5 and 6 (ragged segments): the sums' join of warp chunks'
-// parts (lesson 5); a host model of a tile's flagged scan
+// Chapter 05, host tests of lessons 5 and 6 (ragged segments): a tile with events of the sums and
+// the join of warp chunks' parts (lesson 5); a host model of a tile's flagged scan
 // (row scans A·U where segments start on row starts only, lane scans elsewhere, the flagged
 // scan over the lanes) against a direct segmented scan; the block tile's marks (heads, off,
 // last elements) from the offsets, walking segments from a cursor as the kernel does; chunks
@@ -118,6 +118,42 @@ Marks model_marks(const bd::RaggedSegments& s, std::int64_t cur, std::int64_t t0
   return m;
 }
 
+// Lesson 5's tile with events (ragged_reduce_kernel's tile_with_events), modelled: 1024 elements,
+// lane L holds 32L … 32L+31. Each lane sums its elements, restarting at heads (run); a flagged
+// scan over the lanes gives `before`, the lanes' sum since the last head before lane L; a segment
+// ending at element `last` is run[last], plus before[L] when its head is before lane L's first
+// element, plus the carry when its head is before the tile (head < 0).
+struct EventTile {
+  std::vector<double> run = std::vector<double>(1024), before = std::vector<double>(32);
+};
+EventTile model_event_tile(const std::vector<double>& x, const std::vector<bool>& head) {
+  EventTile t;
+  double lane_total[32];
+  bool lane_head[32];
+  for (int L = 0; L < 32; ++L) {
+    double run = 0.0;
+    lane_head[L] = false;
+    for (int e = 32 * L; e < 32 * L + 32; ++e) {
+      if (head[e]) run = 0.0, lane_head[L] = true;
+      run += x[e];
+      t.run[e] = run;
+    }
+    lane_total[L] = run;
+  }
+  double inc = 0.0;  // the flagged scan over the lanes (in order here; the shuffles give the same sums)
+  for (int L = 0; L < 32; ++L) {
+    t.before[L] = L == 0 ? 0.0 : inc;
+    inc = lane_head[L] ? lane_total[L] : inc + lane_total[L];
+  }
+  return t;
+}
+double event_tile_sum(const EventTile& t, int head, int last, double carry) {
+  const int owner = last / 32;
+  double v = t.run[last];
+  if (head < owner * 32) v += t.before[owner];
+  return head >= 0 ? v : carry + v;
+}
+
 // Lesson 5's join of the sums, modelled element by element: each warp chunk's parts (the
 // segment open at its start: its part up to the segment's end, or the whole chunk; the segment
 // running on past its end: its part from its head), then the block's join in warp order and the
@@ -129,7 +165,7 @@ struct Parts {
 };
 std::vector<double> model_ragged_sums(const bd::RaggedSegments& s, const std::vector<double>& x, int blocks) {
   constexpr int kWarps = 8;
-  constexpr std::int64_t kAlign = 1024;  // 4 tiles of 256: a warp's loads in flight
+  constexpr std::int64_t kAlign = 1024;  // a warp's tile
   const std::int64_t ns = s.num_segments();
   std::vector<double> out(ns, 0.0);
   std::int64_t lo = INT64_MAX, hi = 0;
@@ -231,6 +267,35 @@ TEST_CASE("a block tile's marks: heads, off (gaps and outside the chunk), last e
         CHECK(m.last[e - t0] == (owned && ends));
       }
       cur = std::max(cur, m.following - 1);
+    }
+  }
+}
+
+TEST_CASE("lesson 5's tile with events: run at the last element, the lanes before, the carry, equal direct sums") {
+  std::mt19937_64 rng(17);
+  for (int max_len : {1, 3, 17, 100, 700, 3000}) {
+    for (int rep = 0; rep < 20; ++rep) {
+      // segments tiling [-before_tile, 1024 + …) with gaps; the tile is elements 0 … 1023
+      std::vector<double> x(1024);
+      for (double& v : x) v = static_cast<double>(static_cast<int>(rng() % 9) - 4);  // integers: exact
+      std::vector<bool> head(1024, false);
+      std::vector<std::pair<int, int>> segs;  // [b, e) relative to the tile, b may be < 0
+      int p = -static_cast<int>(rng() % 40);
+      while (p < 1024) {
+        const int len = 1 + static_cast<int>(rng() % max_len), gap = static_cast<int>(rng() % 3);
+        segs.emplace_back(p, p + len);
+        if (p >= 0) head[p] = true;
+        p += len + gap;
+      }
+      const double carry = static_cast<double>(static_cast<int>(rng() % 50) - 25);
+      const EventTile t = model_event_tile(x, head);
+      for (const auto& [b, e] : segs) {
+        if (e > 1024 || e <= 0) continue;  // ends after the tile, or before it
+        double direct = b < 0 ? carry : 0.0;
+        for (int i = std::max(b, 0); i < e; ++i) direct += x[i];
+        INFO("max_len " << max_len << ", segment [" << b << ", " << e << ")");
+        CHECK(event_tile_sum(t, b < 0 ? -1 : b, e - 1, carry) == direct);
+      }
     }
   }
 }
