@@ -617,6 +617,61 @@ def plot_block_grid_sweep(rows, png, plt, run, csv_name):
     save(fig, png)
 
 
+def role_bars(ax, groups, roles, role_of, xlabel, title, label_size=9, xlabel_size=None):
+    """Horizontal bars of % of the limit: a row per (label, rows) group, a bar per role (key, legend
+    label, color, hatch): the role's fastest row, named unless it is auto. A baseline outside the
+    chapter's error bound ("FAIL (baseline)") is still a real speed: drawn, and its label says so;
+    any other failed or skipped row is not drawn. Returns how many rows were left out."""
+    from matplotlib.ticker import FuncFormatter
+    k = len(roles)
+    bar_h = 0.84 / k
+    bad = 0
+    for gi, (_, g) in enumerate(groups):
+        best, failed = {}, set()
+        for r in g:
+            v = number(r.get("pct_of_limit"))
+            outside = "baseline" in (r.get("pass") or "")
+            if v is None or (check_state(r) == "bad" and not outside):
+                bad += 1
+                failed.add(role_of(r["algo"]))
+                continue
+            role = role_of(r["algo"])
+            if role not in best or v > best[role][1]:
+                best[role] = (r["algo"] + (" (outside the error bound)" if outside else ""), v)
+        for si, (role, _, color, hatch) in enumerate(roles):
+            y = gi + (si - (k - 1) / 2) * bar_h
+            if role not in best:
+                ax.text(0.8, y, "no measurement (check failed or no value)" if role in failed else "not run",
+                        va="center", fontsize=7, color="#C00000" if role in failed else "#999999")
+                continue
+            algo, v = best[role]
+            ax.barh(y, v, height=bar_h * 0.9, color=color, hatch=hatch, edgecolor="white", lw=0)
+            text = (f"{v:.0f} %" if v >= 10 else f"{v:.1f} %") + ("" if role == "auto" else f"  {algo}")
+            ax.text(v + 0.8, y, text, va="center", fontsize=7)
+    ax.set_yticks(range(len(groups)))
+    ax.set_yticklabels([label for label, _ in groups], fontsize=label_size)
+    ax.set_ylim(len(groups) - 0.5, -0.5)
+    ax.set_xlim(0, 135)
+    ax.set_xticks(range(0, 101, 20))
+    ax.axvline(100, color="#444444", lw=1.0, ls="-.")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g} %"))
+    ax.set_xlabel(xlabel, **({"fontsize": xlabel_size} if xlabel_size else {}))
+    ax.set_title(title, fontsize=11)
+    ax.grid(alpha=0.3, axis="x")
+    for gi in range(1, len(groups)):
+        ax.axhline(gi - 0.5, color="#DDDDDD", lw=0.8)
+    return bad
+
+
+def role_legend(fig, plt, roles, run, csv_name, note):
+    """The legend of role_bars' roles below the figure, CCCL versions named, and its note."""
+    toolkit, latest = run.cccl(csv_name)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c, hatch=h, ec="white") for _, _, c, h in roles]
+    labels = [lab.format(f" ({toolkit})" if rk == "toolkit_cub" and toolkit else
+                         f" ({latest})" if rk == "latest" and latest else "") for rk, lab, _, _ in roles]
+    legend_below(fig, handles, labels, ncol=3, note=note.strip())
+
+
 def plot_device_at_n(rows, png, plt, run, csv_name):
     """Chapter 05 at one n: for each operation, % of its limit: auto, the fastest other tensor-core
     variant, the toolkit's CUB, the newest CUB and Thrust (bars, each named)."""
@@ -646,7 +701,6 @@ def plot_device_at_n(rows, png, plt, run, csv_name):
 
     present = {role_of(r["algo"]) for r in rows}
     roles = [r for r in roles if r[0] in present]
-    toolkit, latest = run.cccl(csv_name)
     panels = sorted({g[0] for g in groups})
     if not panels:
         raise NothingToDraw
@@ -655,57 +709,16 @@ def plot_device_at_n(rows, png, plt, run, csv_name):
                              squeeze=False)
     bad = 0
     for ax, p in zip(axes[0], panels):
-        gs = [g for g in groups if g[0] == p]
-        k = len(roles)
-        bar_h = 0.84 / k
-        for gi, (_, _, g) in enumerate(gs):
-            best, failed = {}, set()
-            for r in g:
-                v = number(r.get("pct_of_limit"))
-                # A baseline outside the chapter's error bound ("FAIL (baseline)") is still a real
-                # speed: drawn, and its label says so; any other failed or skipped row is not drawn.
-                outside = "baseline" in (r.get("pass") or "")
-                if v is None or (check_state(r) == "bad" and not outside):
-                    bad += 1
-                    failed.add(role_of(r["algo"]))
-                    continue
-                role = role_of(r["algo"])
-                if role not in best or v > best[role][1]:
-                    best[role] = (r["algo"] + (" (outside the error bound)" if outside else ""), v)
-            for si, (role, _, color, hatch) in enumerate(roles):
-                y = gi + (si - (k - 1) / 2) * bar_h
-                if role not in best:
-                    ax.text(0.8, y, "no measurement (check failed or no value)" if role in failed else "not run",
-                            va="center", fontsize=7, color="#C00000" if role in failed else "#999999")
-                    continue
-                algo, v = best[role]
-                ax.barh(y, v, height=bar_h * 0.9, color=color, hatch=hatch, edgecolor="white", lw=0)
-                text = (f"{v:.0f} %" if v >= 10 else f"{v:.1f} %") + ("" if role == "auto" else f"  {algo}")
-                ax.text(v + 0.8, y, text, va="center", fontsize=7)
-        ax.set_yticks(range(len(gs)))
-        ax.set_yticklabels([g[1] for g in gs], fontsize=9)
-        ax.set_ylim(len(gs) - 0.5, -0.5)
-        ax.set_xlim(0, 135)
-        ax.set_xticks(range(0, 101, 20))
-        ax.axvline(100, color="#444444", lw=1.0, ls="-.")
-        from matplotlib.ticker import FuncFormatter
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g} %"))
-        ax.set_xlabel("% of the read-stream bandwidth" if p == 0 else
-                      "% of the copy bandwidth (bytes read + written)")
-        ax.set_title("Reductions" if p == 0 else "Scans", fontsize=11)
-        ax.grid(alpha=0.3, axis="x")
-        for gi in range(1, len(gs)):
-            ax.axhline(gi - 0.5, color="#DDDDDD", lw=0.8)
+        bad += role_bars(ax, [(label, g) for q, label, g in groups if q == p], roles, role_of,
+                         "% of the read-stream bandwidth" if p == 0 else "% of the copy bandwidth (bytes read + written)",
+                         "Reductions" if p == 0 else "Scans")
     fig.suptitle(f"Device-wide API at n = {pow2_tex(n)}: which algorithm is fastest for each operation?\n"
                  f"(fp16 input; {run.gpu(csv_name)}; 100 % = the probe of the same run)", fontsize=12.5)
     fig.tight_layout(rect=(0, 0, 1, 0.96))
-    handles = [plt.Rectangle((0, 0), 1, 1, color=c, hatch=h, ec="white") for _, _, c, h in roles]
-    labels = [lab.format(f" ({toolkit})" if rk == "toolkit_cub" and toolkit else
-                         f" ({latest})" if rk == "latest" and latest else "") for rk, lab, _, _ in roles]
     checked = all(check_state(r) == "ok" for r in rows)
     note = ("Every row verified against an FP64 reference. " if checked else "") + \
         (f"{plural(bad, 'row')} without a value or with a failed or skipped check not drawn." if bad else "")
-    legend_below(fig, handles, labels, ncol=3, note=note.strip())
+    role_legend(fig, plt, roles, run, csv_name, note)
     save(fig, png)
 
 
@@ -715,69 +728,31 @@ def plot_ragged(rows, png, plt, run, csv_name):
     against the read stream, scans (fp32 outputs) against the copy."""
     n = max(int(r["n"]) for r in rows)
     dists = list(dict.fromkeys(r["distribution"] for r in rows))
+    means = {r["distribution"]: number(r["mean_length"]) for r in rows}
     roles = [("auto", "auto (the API's choice)", "black", None),
              ("toolkit_cub", "toolkit's CUB{}", "#D55E00", "//"),
              ("latest", "newest CUB{}", "#8C564B", "..")]
 
     def role_of(algo):
-        c = category(algo)
-        return "auto" if algo == "auto" else "latest" if c == "latest" else "toolkit_cub"
-    toolkit, latest = run.cccl(csv_name)
+        return "auto" if algo == "auto" else "latest" if category(algo) == "latest" else "toolkit_cub"
     fig, axes = plt.subplots(1, 2, figsize=(14.0, 1.4 + 0.3 * len(roles) * len(dists)), squeeze=False)
     bad = 0
     for ax, (op, title, xlabel) in zip(axes[0], (
             ("reduce", "Reductions (fp32 sums)", "% of the read-stream bandwidth (input, offsets and sums counted)"),
             ("scan", "Scans (fp32 outputs)", "% of the copy bandwidth (input, offsets and outputs counted)"))):
-        k = len(roles)
-        bar_h = 0.84 / k
-        for gi, d in enumerate(dists):
-            best = {}
-            for r in rows:
-                if r["op"] != op or r["distribution"] != d or r["out_type"] not in ("fp32", "float"):
-                    continue
-                v = number(r.get("pct_of_limit"))
-                outside = "baseline" in (r.get("pass") or "")
-                if v is None or (check_state(r) == "bad" and not outside):
-                    bad += 1
-                    continue
-                role = role_of(r["algo"])
-                if role not in best or v > best[role][1]:
-                    best[role] = (r["algo"] + (" (outside the error bound)" if outside else ""), v)
-            for si, (role, _, color, hatch) in enumerate(roles):
-                y = gi + (si - (k - 1) / 2) * bar_h
-                if role not in best:
-                    ax.text(0.8, y, "not run", va="center", fontsize=7, color="#999999")
-                    continue
-                algo, v = best[role]
-                ax.barh(y, v, height=bar_h * 0.9, color=color, hatch=hatch, edgecolor="white", lw=0)
-                text = (f"{v:.0f} %" if v >= 10 else f"{v:.1f} %") + ("" if role == "auto" else f"  {algo}")
-                ax.text(v + 0.8, y, text, va="center", fontsize=7)
-        means = {r["distribution"]: number(r["mean_length"]) for r in rows}
-        ax.set_yticks(range(len(dists)))
-        ax.set_yticklabels([f"{d}\n(mean length {means[d]:.1f})".replace(".0)", ")") for d in dists], fontsize=8.5)
-        ax.set_ylim(len(dists) - 0.5, -0.5)
-        ax.set_xlim(0, 135)
-        ax.set_xticks(range(0, 101, 20))
-        ax.axvline(100, color="#444444", lw=1.0, ls="-.")
-        from matplotlib.ticker import FuncFormatter
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g} %"))
-        ax.set_xlabel(xlabel, fontsize=9)
-        ax.set_title(title, fontsize=11)
-        ax.grid(alpha=0.3, axis="x")
-        for gi in range(1, len(dists)):
-            ax.axhline(gi - 0.5, color="#DDDDDD", lw=0.8)
+        groups = [(f"{d}\n(mean length {means[d]:.1f})".replace(".0)", ")"),
+                   [r for r in rows if r["op"] == op and r["distribution"] == d and r["out_type"] in ("fp32", "float")])
+                  for d in dists]
+        bad += role_bars(ax, groups, roles, role_of, xlabel, title, label_size=8.5, xlabel_size=9)
     fig.suptitle(f"Segments of any lengths (CUB's int32 offsets), n = {pow2_tex(n)}: how close to the memory "
                  f"limit, against CUB?\n(fp16 input; {run.gpu(csv_name)}; 100 % = the probe of the same run)",
                  fontsize=12.5)
     fig.tight_layout(rect=(0, 0, 1, 0.95))
-    handles = [plt.Rectangle((0, 0), 1, 1, color=c, hatch=h, ec="white") for _, _, c, h in roles]
-    labels = [lab.format(f" ({toolkit})" if rk == "toolkit_cub" and toolkit else
-                         f" ({latest})" if rk == "latest" and latest else "") for rk, lab, _, _ in roles]
     checked = all(check_state(r) == "ok" for r in rows if "baseline" not in (r.get("pass") or ""))
     note = ("Every row checked against an FP64 reference. " if checked else "") + \
         "cub_scan_by_key: its keys (an int per element) are built outside its timing. " + \
         (f"{plural(bad, 'row')} without a value or with a failed check not drawn." if bad else "")
-    legend_below(fig, handles, labels, ncol=3, note=note.strip())
+    role_legend(fig, plt, roles, run, csv_name, note)
     save(fig, png)
 
 
