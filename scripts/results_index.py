@@ -166,7 +166,8 @@ def by_distribution(rows, o):
         def cell(r):
             if r is None:
                 return "–"
-            mark = "" if passed(r) else " (fails its check)" if "baseline" not in r.get("pass", "") else " (outside the bound)"
+            state = str(r.get("pass", "")).lower()
+            mark = " (outside the error bound)" if "baseline" in state else "" if passed(r) else " (fails its check)"
             return (f"{r['algo']} " if r is not auto else "") + f"{number(r[y]):.1f}{mark}"
         ratio = f"{number(auto['gelem_per_s']) / number(new['gelem_per_s']):.2f}×" if auto and new else "–"
         body.append([op, dist, f"{number(mine[0]['mean_length']):.1f}" if mine else "–", cell(auto), cell(lib),
