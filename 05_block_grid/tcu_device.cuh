@@ -68,7 +68,7 @@ enum class DeviceScanAlgorithm {
   block_scan,          // Dakkak Alg. 7: one block per segment, block tiles with a running carry
   grid_three_kernel,   // Dakkak's grid level: tile totals, scan of totals, add-back (one segment)
   grid_lookback,       // single pass, decoupled look-back (one segment)
-  grid_warp_specialised,  // the look-back with a load warp and bulk copies (sm_90, aligned input; else grid_lookback)
+  grid_warp_specialised,  // 3c: a load warp, a look-back warp (sm_90, aligned input; else grid_lookback)
   segmented_lookback,  // single pass, the look-back stops at the segment's start
   ragged,              // lesson 5: the ragged-segment kernels with offsets s·segment_size
   warp_level,          // chapter 04's segmented scans (when built with chapter 04)

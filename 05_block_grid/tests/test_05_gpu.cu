@@ -187,33 +187,44 @@ TEST_CASE("[large] integer inputs: the API equals CUB bit for bit past a million
   check_equals_cub(1000003);
 }
 
-// The look-back with a load warp (lesson 3c) on integers: equal to CUB bit for bit, inclusive and
-// exclusive, from every offset of a 16-byte line (heads of 0 … 7 elements before the bulk copies),
-// over many block tiles and a short last one; twice on a non-blocking stream, the same bits.
-TEST_CASE("grid_warp_specialised: integers equal CUB bit for bit at every head length, two runs the same") {
+// Lesson 3c (a load warp, a look-back warp, the tiles in registers) on integers: equal to CUB bit for
+// bit, inclusive and exclusive, fp32 and fp16 results (fp16 ones through the stage, or element by
+// element where the output is off a 16-byte line), from every offset of a 16-byte line (heads of
+// 0 … 7 elements before the bulk copies), over many block tiles and a short last one; twice on a
+// non-blocking stream, the same bits.
+template <class OutT>
+void check_warp_specialised_equals_cub(cudaStream_t stream) {
   const auto a = tcu::DeviceScanAlgorithm::grid_warp_specialised;
-  cudaStream_t stream;
-  TCU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   for (std::int64_t n : {std::int64_t(7), std::int64_t(16391), std::int64_t(3) * 16384 + 8, std::int64_t(200003)}) {
     Input in = make_input(n + 8, Dist::integers, 0);
-    tcu::DeviceBuffer<float> got(n), again(n), want(n);
+    tcu::DeviceBuffer<OutT> got(n + 1), again(n + 1), want(n);
     for (std::int64_t offset = 0; offset < 8; offset += (n > 100000 ? 3 : 1)) {
       for (bool inclusive : {true, false}) {
-        INFO("n = " << n << " offset = " << offset << (inclusive ? " inclusive" : " exclusive"));
+        const std::int64_t out_offset = offset == 1 ? 1 : 0;  // results off their 16-byte line once
+        INFO("n = " << n << " offset = " << offset << " out offset = " << out_offset << " "
+                    << sizeof(OutT) * 8 << "-bit results" << (inclusive ? " inclusive" : " exclusive"));
         const __half* d_in = in.dev.data() + offset;
-        for (tcu::DeviceBuffer<float>* o : {&got, &again}) {
+        for (tcu::DeviceBuffer<OutT>* o : {&got, &again}) {
           tcu::poison_device(o->data(), o->bytes(), stream);
-          TCU_CUDA_CHECK(inclusive ? tcu::device_inclusive_scan_sum(a, d_in, o->data(), 1, n, stream)
-                                   : tcu::device_exclusive_scan_sum(a, d_in, o->data(), 1, n, stream));
+          OutT* d_out = o->data() + out_offset;
+          TCU_CUDA_CHECK(inclusive ? tcu::device_inclusive_scan_sum(a, d_in, d_out, 1, n, stream)
+                                   : tcu::device_exclusive_scan_sum(a, d_in, d_out, 1, n, stream));
         }
         TCU_CUDA_CHECK(bd::cub_device_scan(d_in, want.data(), n, inclusive, stream));
         TCU_CUDA_CHECK(cudaStreamSynchronize(stream));
-        const std::vector<float> g = to_host(got.data(), n);
-        CHECK(std::memcmp(g.data(), to_host(want.data(), n).data(), n * 4) == 0);
-        CHECK(std::memcmp(g.data(), to_host(again.data(), n).data(), n * 4) == 0);
+        const std::vector<OutT> g = to_host(got.data() + out_offset, n);
+        CHECK(std::memcmp(g.data(), to_host(want.data(), n).data(), n * sizeof(OutT)) == 0);
+        CHECK(std::memcmp(g.data(), to_host(again.data() + out_offset, n).data(), n * sizeof(OutT)) == 0);
       }
     }
   }
+}
+
+TEST_CASE("grid_warp_specialised: integers equal CUB bit for bit at every head length, two runs the same") {
+  cudaStream_t stream;
+  TCU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  check_warp_specialised_equals_cub<float>(stream);
+  check_warp_specialised_equals_cub<__half>(stream);
   TCU_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 

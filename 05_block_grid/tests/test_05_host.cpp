@@ -53,8 +53,10 @@ TEST_CASE("what each algorithm takes, and the automatic choice") {
       CHECK(tcu::device_scan_algorithm_supports(c, ns, s));
     }
   }
-  // lesson 3c (grid_warp_specialised) measures within ±2 % of the look-back: not chosen
-  CHECK(tcu::choose_device_scan_algorithm(1, 1 << 28, true) == DeviceScanAlgorithm::grid_lookback);
+  // lesson 3c (grid_warp_specialised) from 2^20 on, the look-back (3b) between one block tile and 2^20
+  CHECK(tcu::choose_device_scan_algorithm(1, 1 << 28, true) == DeviceScanAlgorithm::grid_warp_specialised);
+  CHECK(tcu::choose_device_scan_algorithm(1, 1 << 20, false) == DeviceScanAlgorithm::grid_warp_specialised);
+  CHECK(tcu::choose_device_scan_algorithm(1, (1 << 20) - 1, true) == DeviceScanAlgorithm::grid_lookback);
   // whole arrays up to one block tile (scan) or two (sum): one block
   CHECK(tcu::choose_device_scan_algorithm(1, 1 << 14, false) == DeviceScanAlgorithm::block_scan);
   CHECK(tcu::choose_device_scan_algorithm(1, (1 << 14) + 1, true) == DeviceScanAlgorithm::grid_lookback);
