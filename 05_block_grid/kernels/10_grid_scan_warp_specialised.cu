@@ -19,15 +19,21 @@ inline constexpr int kProducer = tc::kBlockWarps, kLookBack = kProducer + 1;  //
 inline constexpr int kThreads = (kLookBack + 1) * tc::kWarpSize;
 inline constexpr int kConsumerThreads = tc::kBlockThreads, kWarp = tc::kWarpSize;
 static_assert(kConsumerThreads + 2 * kWarp == kThreads, "eight consumers, a producer, a look-back warp");
-// Two stages (block tile i − 1 in step 3 while i is in steps 1 and 2), three blocks per SM: more
-// consumer warps per SM beat a third stage that would let the producer load block tile i + 1 early.
-inline constexpr int kStages = 2, kBlocksPerSm = 3;
+// The ring and the blocks per SM, by the results' type. fp32: two stages (block tile i − 1 in step 3
+// while i is in steps 1 and 2), three blocks per SM: more consumer warps per SM beat a third stage.
+// fp16: half the bytes written per block tile, so the loads' latency shows: a third stage (two
+// blocks per SM), and each ticket drawn a block tile ahead, its bytes prefetched into L2.
+template <class OutT>
+struct Pipe {
+  static constexpr bool kPrefetch = sizeof(OutT) == 2;  // and draw each ticket a block tile ahead
+  static constexpr int kStages = kPrefetch ? 3 : 2, kBlocksPerSm = kPrefetch ? 2 : 3;
+};
 // Named barriers of warps 0 … 8 (0: __syncthreads, 1: block_tile_sync of the consumers): a stage filled
 // (producer → consumers) and freed (consumers → producer). The look-back warp's hand-offs are
 // mbarriers, by the parity of the block tile: its warp totals scanned (warp 0 → the look-back warp)
 // and its carry ready (the look-back warp → the consumers).
-inline constexpr int kFilled = 2, kFreed = kFilled + kStages;
-static_assert(kFreed + kStages <= 16, "a block has 16 named barriers");
+inline constexpr int kFilled = 2, kFreed = kFilled + 3;  // + the stage
+static_assert(kFreed + Pipe<__half>::kStages <= 16 && Pipe<float>::kStages <= 3, "16 named barriers");
 
 // mbarrier and bulk-copy instructions (PTX, sm_90): a barrier's phase completes when its count of
 // arrivals is in and, after arrive.expect_tx(bytes), that many bytes of bulk copies have landed.
@@ -57,6 +63,7 @@ struct BlockTileTotals {  // steps 1 and 2 of one block tile, for the look-back 
   float block_total, block_carry;
   long long tile;  // −1: no more block tiles
 };
+template <int kStages>
 struct alignas(128) PipeSmem {
   __half stage[kStages][tc::kBlockTileElems];  // the ring: block tiles as they lie in memory
   BlockTileTotals totals[2];                   // by the parity of the consumers' iteration
@@ -84,11 +91,12 @@ __device__ __forceinline__ void scan_round(__half* round, const tc::FragU& u, fl
 }
 
 template <class OutT, bool kInclusive>
-__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
+__global__ void __launch_bounds__(kThreads, Pipe<OutT>::kBlocksPerSm)
     ws_scan_kernel(const __half* __restrict__ in, OutT* __restrict__ out, std::int64_t n, unsigned long long* state,
                    tc::FixedPoint fx) {
 #if __CUDA_ARCH__ >= 900
-  PipeSmem& sm = tc::block_smem<PipeSmem>();
+  constexpr int kStages = Pipe<OutT>::kStages;
+  PipeSmem<kStages>& sm = tc::block_smem<PipeSmem<kStages>>();
   const int warp = tc::warp_in_block(), lane = tc::lane_id();
   if (threadIdx.x < kStages + 4) {  // one arrival each: the producer's, warp 0's, the look-back warp's
     unsigned long long* b = threadIdx.x < kStages ? &sm.landed[threadIdx.x]
@@ -100,13 +108,27 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
   __syncthreads();
   unsigned long long* status = state + 1;  // state[0]: the ticket counter
   const long long tiles = ceil_div(n, tc::kBlockTileElems);
-  if (warp == kProducer) {  // wait for a free stage, draw a ticket, copy that block tile in
-    long long i = 0;
+  if (warp == kProducer) {  // wait for a free stage, draw a ticket, copy that block tile in (fp16
+                            // results: the ticket drawn a block tile ahead, its bytes prefetched)
+    auto draw = [&] {  // a ticket (fp16 results: its whole 16-byte pieces prefetched into L2)
+      const long long ticket = lane ? 0ll : static_cast<long long>(atomicAdd(state, 1ull));
+      const long long tile = __shfl_sync(tc::kFullMask, ticket, 0);
+      if (!Pipe<OutT>::kPrefetch) return tile;
+      const std::int64_t first = tile * tc::kBlockTileElems;
+      const std::int64_t len = tile < tiles ? min(n - first, std::int64_t(tc::kBlockTileElems)) : 0;
+      const unsigned long long src = reinterpret_cast<unsigned long long>(in + first);
+      if (lane == 0 && len >= 8)
+        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(src),
+                     "r"(static_cast<unsigned>((len & ~std::int64_t(7)) * 2)) : "memory");
+      return tile;
+    };
+    long long i = 0, next = Pipe<OutT>::kPrefetch ? draw() : 0;
     for (;; ++i) {
       const int s = static_cast<int>(i % kStages);
       if (i >= kStages) bar_wait(kFreed + s, kConsumerThreads + kWarp);
-      const long long ticket = lane ? 0ll : static_cast<long long>(atomicAdd(state, 1ull));
-      const long long tile = __shfl_sync(tc::kFullMask, ticket, 0);
+      long long tile = next;
+      if (!Pipe<OutT>::kPrefetch) tile = draw();
+      else if (tile < tiles) next = draw();
       const std::int64_t first = tile * tc::kBlockTileElems;
       const std::int64_t len = tile < tiles ? min(n - first, std::int64_t(tc::kBlockTileElems)) : 0;
       const std::int64_t whole = len & ~std::int64_t(7);  // whole 16-byte pieces go by bulk copy
@@ -203,14 +225,14 @@ const void* warp_specialised_scan_kernel() {
 template <class OutT>
 cudaError_t launch_grid_scan_warp_specialised(const __half* in, OutT* out, std::int64_t n, bool inclusive,
                                               cudaStream_t stream) {
-  auto* kernel =
-      inclusive ? ws_scan_kernel<OutT, true> : ws_scan_kernel<OutT, false>;
-  if (cudaError_t e = tc::allow_block_smem<PipeSmem>(kernel); e != cudaSuccess) return e;
+  using Smem = PipeSmem<Pipe<OutT>::kStages>;
+  auto* kernel = inclusive ? ws_scan_kernel<OutT, true> : ws_scan_kernel<OutT, false>;
+  if (cudaError_t e = tc::allow_block_smem<Smem>(kernel); e != cudaSuccess) return e;
   const std::int64_t tiles = ceil_div(n, tc::kBlockTileElems);
   tc::TempBuffer<unsigned long long> state;
   if (cudaError_t e = tc::lookback_state(state, tiles, stream); e != cudaSuccess) return e;
-  const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(kernel), kThreads, tiles, sizeof(PipeSmem));
-  kernel<<<static_cast<unsigned>(grid), kThreads, sizeof(PipeSmem), stream>>>(in, out, n, state.get(),
+  const int grid = tc::resident_grid_size(reinterpret_cast<const void*>(kernel), kThreads, tiles, sizeof(Smem));
+  kernel<<<static_cast<unsigned>(grid), kThreads, sizeof(Smem), stream>>>(in, out, n, state.get(),
                                                                               tc::fixed_point_for(n));
   return cudaGetLastError();
 }
