@@ -5,8 +5,9 @@
 //     shared-memory stages by bulk copies (cp.async.bulk, completing the stage's mbarrier);
 //   warps 0 … 7, the consumers: Alg. 7 with the tiles in registers (register_scan.cuh). Steps 1
 //     and 2 of block tile i, then step 3 of block tile i − 1, whose carry is ready by then;
-//   warp 9, the look-back: block tile i's look-back and P while the consumers scan tile i − 1.
-// No warp waits for a look-back unless it takes longer than a block tile's work.
+//   warp 9, the look-back: each block tile's look-back from the moment its ticket is drawn (the
+//     carry needs only the predecessors), its P as soon as steps 1 and 2 give its total.
+// No warp waits for a look-back unless it takes longer than loading and scanning a block tile.
 // An input off a 16-byte boundary, or a GPU before sm_90, runs lesson 3b (the dispatch).
 #include "common/tensor_core/block.cuh"
 #include "common/tensor_core/lookback.cuh"
@@ -68,6 +69,7 @@ struct alignas(128) PipeSmem {
   __half stage[kStages][tc::kBlockTileElems];  // the ring: block tiles as they lie in memory
   BlockTileTotals totals[2];                   // by the parity of the consumers' iteration
   unsigned long long landed[kStages];          // mbarriers: the stage's bulk copy has landed
+  unsigned long long drawn[kStages];           // mbarriers: the stage's ticket is drawn
   unsigned long long scanned[2], carried[2];   // mbarriers: the look-back warp's hand-offs
   long long tile[kStages];                     // the block tile a stage holds (−1: no more)
 };
@@ -98,10 +100,12 @@ __global__ void __launch_bounds__(kThreads, Pipe<OutT>::kBlocksPerSm)
   constexpr int kStages = Pipe<OutT>::kStages;
   PipeSmem<kStages>& sm = tc::block_smem<PipeSmem<kStages>>();
   const int warp = tc::warp_in_block(), lane = tc::lane_id();
-  if (threadIdx.x < kStages + 4) {  // one arrival each: the producer's, warp 0's, the look-back warp's
-    unsigned long long* b = threadIdx.x < kStages ? &sm.landed[threadIdx.x]
-                            : threadIdx.x < kStages + 2 ? &sm.scanned[threadIdx.x - kStages]
-                                                        : &sm.carried[threadIdx.x - kStages - 2];
+  if (threadIdx.x < 2 * kStages + 4) {  // one arrival each: the producer's, warp 0's, the look-back warp's
+    const int k = static_cast<int>(threadIdx.x);
+    unsigned long long* b = k < kStages ? &sm.landed[k]
+                            : k < 2 * kStages ? &sm.drawn[k - kStages]
+                            : k < 2 * kStages + 2 ? &sm.scanned[k - 2 * kStages]
+                                                  : &sm.carried[k - 2 * kStages - 2];
     asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem(b)) : "memory");
   }
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -136,6 +140,7 @@ __global__ void __launch_bounds__(kThreads, Pipe<OutT>::kBlocksPerSm)
         sm.stage[s][e] = e < len ? in[first + e] : __float2half(0.0f);  // the last tile's rest, zeros
       if (lane == 0) {
         sm.tile[s] = tile < tiles ? tile : -1;
+        mbar_arrive(&sm.drawn[s]);
         if (whole > 0) bulk_load(sm.stage[s], in + first, static_cast<unsigned>(whole * 2), &sm.landed[s]);
         else if (len) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem(sm.landed + s)) : "memory");
       }
@@ -146,15 +151,18 @@ __global__ void __launch_bounds__(kThreads, Pipe<OutT>::kBlocksPerSm)
       if (j >= 0) bar_wait(kFreed + static_cast<int>(j % kStages), kConsumerThreads + kWarp);
     return;
   }
-  if (warp == kLookBack) {  // block tile i's look-back and P, while the consumers scan block tile i − 1
+  if (warp == kLookBack) {  // each block tile's look-back from its ticket on, then P once its total is in
     for (long long j = 0;; ++j) {
-      const int p = static_cast<int>(j & 1);
+      const int s = static_cast<int>(j % kStages), p = static_cast<int>(j & 1);
+      mbar_wait(&sm.drawn[s], static_cast<unsigned>(j / kStages) & 1u);
+      const long long tile = sm.tile[s];
+      if (tile < 0) return;
+      // The carry needs only the predecessors: found while the block tile loads and steps 1 and 2 run.
+      const long long carry = tile > 0 ? tc::look_back(status, tile, lane) : 0;
       mbar_wait(&sm.scanned[p], static_cast<unsigned>(j >> 1) & 1u);
       BlockTileTotals& t = sm.totals[p];
-      if (t.tile < 0) return;
-      const long long carry = t.tile > 0 ? tc::look_back(status, t.tile, lane) : 0;
-      if (lane == 0 && t.tile > 0) tc::publish(status[t.tile], carry + fx.to_fixed(t.block_total), tc::kStateP);
       if (lane == 0) {
+        if (tile > 0) tc::publish(status[tile], carry + fx.to_fixed(t.block_total), tc::kStateP);
         t.block_carry = fx.to_float(carry);
         mbar_arrive(&sm.carried[p]);
       }
@@ -199,7 +207,7 @@ __global__ void __launch_bounds__(kThreads, Pipe<OutT>::kBlocksPerSm)
       __syncwarp();  // step 2's warp carries are written
       if (lane == 0) {
         t.tile = tile;
-        mbar_arrive(&sm.scanned[p]);
+        if (tile >= 0) mbar_arrive(&sm.scanned[p]);
       }
     }
     if (i > 0) {  // step 3 of block tile i − 1, once its carry is in
