@@ -64,11 +64,9 @@ constexpr std::int64_t kScanBlockFrom = 2048;
 std::int64_t block_scan_min_segments() { return (3 * static_cast<std::int64_t>(tc::sm_count()) + 1) / 2; }
 // Whole arrays up to these sizes are faster on one block (the sweep: n = 2^10 … 2^14 for the
 // scan, one block tile, where the look-back only adds its status words; up to 2^15 for the sum).
+// Past them the sweep's fastest single-pass scan is lesson 3c's (2^15 … 2^28 on the H100).
 constexpr std::int64_t kScanOneBlockUpTo = std::int64_t(1) << 14;
 constexpr std::int64_t kReduceOneBlockUpTo = std::int64_t(1) << 15;
-// From 2^20 on lesson 3c (a load warp and a look-back warp) is the faster single pass (measured
-// 2^20 … 2^28 on the H100); below, its bigger blocks and fewer of them leave SMs idle.
-constexpr std::int64_t kScanLoadWarpFrom = std::int64_t(1) << 20;
 
 // Lesson 3c runs where its input is on a 16-byte boundary and the image its kernel runs on this
 // GPU was compiled for compute_90 or newer (not compute_80 PTX JIT-compiled on an H100, whose body
@@ -202,10 +200,9 @@ DeviceReduceAlgorithm choose_device_reduce_algorithm(std::int64_t num_segments, 
 DeviceScanAlgorithm choose_device_scan_algorithm(std::int64_t num_segments, std::int64_t segment_size,
                                                  bool fp32_output) {
   (void)fp32_output;
-  if (num_segments <= 1)  // lesson 3c where it runs (its dispatch falls back to 3b elsewhere)
-    return segment_size <= kScanOneBlockUpTo   ? DeviceScanAlgorithm::block_scan
-           : segment_size < kScanLoadWarpFrom ? DeviceScanAlgorithm::grid_lookback
-                                               : DeviceScanAlgorithm::grid_warp_specialised;
+  if (num_segments <= 1)  // past one block tile: lesson 3c where it runs (its dispatch falls back to 3b)
+    return segment_size <= kScanOneBlockUpTo ? DeviceScanAlgorithm::block_scan
+                                             : DeviceScanAlgorithm::grid_warp_specialised;
   if (segment_size < kScanBlockFrom && kWarpLevel) return DeviceScanAlgorithm::warp_level;
   // Enough segments to keep every SM busy for several waves: a block per segment, no look-back.
   if (segment_size >= kScanBlockFrom && num_segments >= block_scan_min_segments())

@@ -53,13 +53,11 @@ TEST_CASE("what each algorithm takes, and the automatic choice") {
       CHECK(tcu::device_scan_algorithm_supports(c, ns, s));
     }
   }
-  // lesson 3c (grid_warp_specialised) from 2^20 on, the look-back (3b) between one block tile and 2^20
+  // past one block tile, lesson 3c (grid_warp_specialised; its dispatch runs 3b where 3c cannot)
   CHECK(tcu::choose_device_scan_algorithm(1, 1 << 28, true) == DeviceScanAlgorithm::grid_warp_specialised);
-  CHECK(tcu::choose_device_scan_algorithm(1, 1 << 20, false) == DeviceScanAlgorithm::grid_warp_specialised);
-  CHECK(tcu::choose_device_scan_algorithm(1, (1 << 20) - 1, true) == DeviceScanAlgorithm::grid_lookback);
+  CHECK(tcu::choose_device_scan_algorithm(1, (1 << 14) + 1, false) == DeviceScanAlgorithm::grid_warp_specialised);
   // whole arrays up to one block tile (scan) or two (sum): one block
   CHECK(tcu::choose_device_scan_algorithm(1, 1 << 14, false) == DeviceScanAlgorithm::block_scan);
-  CHECK(tcu::choose_device_scan_algorithm(1, (1 << 14) + 1, true) == DeviceScanAlgorithm::grid_lookback);
   CHECK(tcu::choose_device_reduce_algorithm(1, 1000) == DeviceReduceAlgorithm::block_reduce);
   CHECK(tcu::choose_device_reduce_algorithm(1, 1 << 15) == DeviceReduceAlgorithm::block_reduce);
   CHECK(tcu::choose_device_reduce_algorithm(1, (1 << 15) + 1) == DeviceReduceAlgorithm::grid_single_pass);
