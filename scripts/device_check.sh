@@ -198,6 +198,9 @@ if has_step sanitize; then
       extra=()
       exclude='*provokes API error*,*[large]*'
       [ "$tool" = memcheck ] && extra=(--leak-check full)
+      # mbarriers (05's warp-specialised scan: several per block, hundreds of blocks) beyond the
+      # tools' default number of tracked barriers would make their results unreliable
+      [ "$tool" = racecheck ] || [ "$tool" = synccheck ] && extra=(--num-cuda-barriers 8192)
       [ "$tool" = racecheck ] && exclude="$exclude,*[cublas]*"
       step "compute-sanitizer $tool $(basename "$bin")" "$SAN" \
         timeout 600 compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 1 "$bin" \
