@@ -3,7 +3,8 @@
 // array is cut into one chunk per warp, and each warp walks its chunk tile by tile (1024
 // consecutive elements, 32 per lane) whatever the segments:
 //   1. range:  one pass over the offsets finds the covered range [lo, hi) and checks that the
-//              segments are ordered (ragged_common.cu); empty segments get their 0 there
+//              segments are ordered (ragged_common.cu); empty segments get their 0 there. The
+//              warps' chunks split it by work: elements plus a cost per segment start
 //   2. walk:   a tile without an event (a segment's first or last element) only adds: each lane
 //              keeps its own part of the running sum. In a tile with events, lane s reads the
 //              offsets of the tile's segment s and marks its head in a bitmap; each lane sums
@@ -69,6 +70,29 @@ __device__ std::int64_t warp_search(std::int64_t a, std::int64_t z, Pred&& pred,
     z = pk < z ? pk : z;
   }
   return a;
+}
+
+// The chunks split the covered range by work, not by elements: an element costs 1 and a segment's
+// start kSegmentCost more (a tile of short segments takes a warp several plain tiles' time).
+// Chunk b starts where the cost from lo reaches b/chunks of the total, aligned down to a tile.
+constexpr std::int64_t kSegmentCost = 32;
+template <class Off>
+__device__ tc::ArrayChunk weighted_chunk(const tc::RaggedRange& r, const Off& off, std::int64_t ns,
+                                         std::int64_t chunks, std::int64_t b, int lane) {
+  const std::int64_t lo = static_cast<std::int64_t>(r.lo), hi = static_cast<std::int64_t>(r.hi);
+  const double total = double(hi - lo) + double(kSegmentCost) * double(ns);
+  auto edge = [&](std::int64_t k) -> std::int64_t {
+    if (k <= 0 || k >= chunks) return k <= 0 ? lo : hi;
+    const std::int64_t t = static_cast<std::int64_t>(total * double(k) / double(chunks));
+    // j: the first segment whose start costs t or more; the position with cost t lies after j − 1's start
+    const std::int64_t j =
+        warp_search(0, ns, [&](std::int64_t s) { return off.begin(s) - lo + kSegmentCost * s >= t; }, lane);
+    std::int64_t p = lo + t - kSegmentCost * j;
+    if (j > 0) p = max(p, static_cast<std::int64_t>(off.begin(j - 1)));
+    p = p / kWalkTile * kWalkTile;
+    return min(max(p, lo), hi);
+  };
+  return r.hi <= r.lo ? tc::ArrayChunk{0, 0} : tc::ArrayChunk{edge(b), edge(b + 1)};
 }
 
 // A warp's walk: where it is among the segments, and its running sum since the last head.
@@ -205,7 +229,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
   if (r.disordered) return;
   const int lane = tc::lane_id(), warp = tc::warp_in_block();
   const tc::ArrayChunk c =
-      tc::array_chunk<kWalkTile>(r, std::int64_t(chunks) * tc::kBlockWarps, blockIdx.x * tc::kBlockWarps + warp);
+      weighted_chunk(r, off, ns, std::int64_t(chunks) * tc::kBlockWarps, blockIdx.x * tc::kBlockWarps + warp, lane);
   Parts& parts = sm.parts[warp];
   Walk w{};
   if (c.first < c.last) {
