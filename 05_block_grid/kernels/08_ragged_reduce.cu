@@ -282,8 +282,8 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
       else if (w.cur < ns && w.b < c.last && w.e > c.last)
         parts = Parts{parts.head, since_head, w.cur, parts.head_state};
     }
-  } else if (lane == 0) {
-    parts = Parts{0.0, 0.0, -1, kNone};
+  } else if (lane == 0) {  // an empty chunk: a segment open at its place runs through it
+    parts = Parts{0.0, 0.0, -1, kThrough};
   }
   __syncthreads();
   // 3. join inside the block, warp by warp: a segment that crosses warp chunks is written by the
