@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "05_block_grid/tcu_device.cuh"
 #include "common/tensor_core/launch.hpp"
@@ -94,4 +95,91 @@ TEST_CASE("invalid arguments are cudaErrorInvalidValue, zero elements success (n
   CHECK(tcu::device_inclusive_scan_sum(DeviceScanAlgorithm::grid_three_kernel, in, out, 2, 8) ==
         cudaErrorInvalidValue);
   CHECK(tcu::device_exclusive_scan_sum(DeviceScanAlgorithm::grid_lookback, in, hout, 3, 8) == cudaErrorInvalidValue);
+}
+
+// Lesson 3c's tile scan in registers (common/tensor_core/register_scan.cuh), modelled lane by lane
+// on the host: mma.sync m16n8k16's layout (lane 4g + t: rows g and g + 8, columns 8h + 2t and
+// 8h + 2t + 1 of n8 block h), A·U in the lanes, the row offsets by the shuffle scan of the row
+// totals held by lanes 4g + 3, the carry, and the exclusive shift through the same shuffles. On
+// integers every sum is exact, so the model must equal a direct scan element for element.
+namespace {
+struct TileModel {
+  double v[32][2][4];  // lane, n8 block h, accumulator slot j (j / 2: row g or g + 8; j % 2: column)
+};
+int row_of(int lane, int j) { return lane / 4 + 8 * (j / 2); }
+int col_of(int lane, int h, int j) { return 8 * h + 2 * (lane % 4) + j % 2; }
+double shfl(const double (&x)[32], int src, int lane) { return src >= 0 && src < 32 ? x[src] : x[lane]; }
+
+std::vector<double> model_tile_scan(const std::vector<double>& a, double carry, bool inclusive) {
+  TileModel m{};
+  double lo[32], hi[32];
+  for (int l = 0; l < 32; ++l)
+    for (int h = 0; h < 2; ++h)
+      for (int j = 0; j < 4; ++j) {  // A·U: the row's scan up to the column
+        double s = 0;
+        for (int k = 0; k <= col_of(l, h, j); ++k) s += a[row_of(l, j) * 16 + k];
+        m.v[l][h][j] = s;
+      }
+  for (int l = 0; l < 32; ++l) {  // the row totals of rows g and g + 8, from lane 4g + 3
+    lo[l] = m.v[(l / 4) * 4 + 3][1][1];
+    hi[l] = m.v[(l / 4) * 4 + 3][1][3];
+  }
+  for (int d = 1; d < 8; d *= 2) {  // inclusive scans over g: shuffles up by 4d
+    double ol[32], oh[32];
+    for (int l = 0; l < 32; ++l) ol[l] = shfl(lo, l - 4 * d, l), oh[l] = shfl(hi, l - 4 * d, l);
+    for (int l = 0; l < 32; ++l)
+      if (l / 4 >= d) lo[l] = ol[l] + lo[l], hi[l] = oh[l] + hi[l];
+  }
+  std::vector<double> out(256);
+  double v[32][2][4];
+  for (int l = 0; l < 32; ++l) {
+    const double top = lo[28], ex_lo = l / 4 ? shfl(lo, l - 4, l) : 0, ex_hi = l / 4 ? shfl(hi, l - 4, l) : 0;
+    for (int h = 0; h < 2; ++h)
+      for (int j = 0; j < 4; ++j) v[l][h][j] = (m.v[l][h][j] + (j / 2 ? top + ex_hi : ex_lo)) + carry;
+  }
+  double x[32][2][4];
+  for (int l = 0; l < 32; ++l)
+    for (int h = 0; h < 2; ++h)
+      for (int j = 0; j < 4; ++j) x[l][h][j] = v[l][h][j];
+  if (!inclusive) {
+    double v01[32], v03[32], v11[32], v13[32];
+    for (int l = 0; l < 32; ++l) v01[l] = v[l][0][1], v03[l] = v[l][0][3], v11[l] = v[l][1][1], v13[l] = v[l][1][3];
+    for (int l = 0; l < 32; ++l) {
+      const int g = l / 4, t = l % 4;
+      const double a1 = shfl(v01, l - 1, l), a3 = shfl(v03, l - 1, l), b1 = shfl(v11, l - 1, l),
+                   b3 = shfl(v13, l - 1, l), c1 = shfl(v01, l + 3, l), c3 = shfl(v03, l + 3, l), row7 = v11[31];
+      x[l][0][1] = v[l][0][0], x[l][0][3] = v[l][0][2], x[l][1][1] = v[l][1][0], x[l][1][3] = v[l][1][2];
+      x[l][0][0] = t > 0 ? a1 : g > 0 ? b1 : carry;
+      x[l][0][2] = t > 0 ? a3 : g > 0 ? b3 : row7;
+      x[l][1][0] = t > 0 ? b1 : c1;
+      x[l][1][2] = t > 0 ? b3 : c3;
+    }
+  }
+  for (int l = 0; l < 32; ++l)
+    for (int h = 0; h < 2; ++h)
+      for (int j = 0; j < 4; ++j) out[row_of(l, j) * 16 + col_of(l, h, j)] = x[l][h][j];
+  return out;
+}
+}  // namespace
+
+TEST_CASE("lesson 3c: the tile scan in registers, modelled lane by lane, equals a direct scan") {
+  std::uint32_t state = 12345u;
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<double> a(256);
+    for (double& e : a) {
+      state = state * 1664525u + 1013904223u;
+      e = static_cast<double>(static_cast<int>(state >> 24) % 9 - 4);  // integers in [-4, 4]
+    }
+    const double carry = trial * 7.0 - 30.0;
+    for (bool inclusive : {true, false}) {
+      const std::vector<double> got = model_tile_scan(a, carry, inclusive);
+      double run = carry;
+      for (int e = 0; e < 256; ++e) {
+        const double want = inclusive ? run + a[e] : run;
+        run += a[e];
+        INFO("trial " << trial << (inclusive ? " inclusive" : " exclusive") << " element " << e);
+        REQUIRE(got[e] == want);
+      }
+    }
+  }
 }
