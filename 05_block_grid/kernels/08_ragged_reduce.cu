@@ -2,9 +2,9 @@
 // launch. Not one warp or block per segment (idle on short ones, serial on a huge one): the flat
 // array is cut into one chunk per warp, and each warp walks its chunk tile by tile (1024
 // consecutive elements, 32 per lane) whatever the segments:
-//   1. range:  one pass over the offsets finds the covered range [lo, hi) and checks that the
-//              segments are ordered (ragged_common.cu); empty segments get their 0 there. The
-//              warps' chunks split it by work: elements plus a cost per segment start
+//   1. range:  the covered range [lo, hi), from the first and the last non-empty segment (one
+//              block reads the offsets at the two ends, ragged_common.cu). The warps' chunks split
+//              it by work: elements plus a cost per segment start
 //   2. walk:   a tile without an event (a segment's first or last element) only adds: each lane
 //              keeps its own part of the running sum. In a tile with events, lane s reads the
 //              offsets of the tile's segment s and marks its head in a bitmap; each lane sums
@@ -12,6 +12,8 @@
 //              scan gives each lane the sum before it; lane s then writes segment s's sum
 //   3. join:   the parts of segments that cross warp chunks, in warp order inside a block, then
 //              across blocks (finish kernel), in chunk order: the same bits every run
+// The walk reads each segment's offsets once, and checks the order as it reads them: each segment
+// starts at or after the previous one's end, and the warps' runs of segments abut (the join).
 // One add per element is all a sum needs, and the CUDA cores do it at the read stream; the tensor
 // cores earn their place in the scan (lesson 6), where every element needs a prefix.
 // Unordered or overlapping segments take the warp-per-segment fallback (correct, slower).
@@ -38,6 +40,7 @@ struct Parts {
   double head, tail;
   long long tail_seg;  // -1: none
   int head_state;
+  long long first_seg, end_seg;  // the segments finished: [first_seg, end_seg)
 };
 
 // Where element i of a tile keeps its run in shared memory: each lane's float4 groups rotate, so
@@ -104,19 +107,19 @@ struct Walk {
   double carry;        // the running sum before this lane's parts (the same in every lane)
   double acc;          // this lane's parts since the carry
   bool spread;         // acc may be non-zero in several lanes
+  bool disordered;     // this lane read segments out of order: the fallback takes the call
 };
 
 __device__ __forceinline__ std::int64_t next_event(std::int64_t b, std::int64_t e, std::int64_t t) {
   return b < t ? e - 1 : b;  // open at t: its last element; else its head (kNoEvent past the end)
 }
 
-// One tile with events: elements [t0, t0 + kWalkTile), lane L's x = its kLaneElems consecutive
-// elements. The lanes play two parts: lane s reads segment cur + s's offsets (marks its head, later
-// writes its sum), lane L sums its elements with restarts at heads.
+// One tile with events: elements [t0, t1) (t1 = t0 + kWalkTile, or the chunk's end), lane L's x =
+// its kLaneElems consecutive elements. The lanes play two parts: lane s reads segment cur + s's
+// offsets (marks its head, later writes its sum), lane L sums its elements with restarts at heads.
 template <class Off>
 __device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std::int64_t ns, std::int64_t t0,
-                                 const tc::Piece (&x)[kLanePieces], float* out, Walk& w, int lane) {
-  const std::int64_t t1 = t0 + kWalkTile;
+                                 std::int64_t t1, const tc::Piece (&x)[kLanePieces], float* out, Walk& w, int lane) {
   if (lane < kWalkTile / 32) wt.head[lane] = 0u;
   __syncwarp();
   // 1. heads: the segments from cur on that start before t1, 32 at a time; the walk stops at the
@@ -124,13 +127,23 @@ __device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std
   //    Lane s keeps its segment of the first round, relative to t0, for step 4.
   const std::int64_t first = w.cur;
   int head0 = 0, last0 = -1;  // last0 >= 0: non-empty, ends in the tile
+  bool empty0 = false;
   int ended0 = tc::kWarpSize;  // segments of the first round that end in the tile
+  std::int64_t prev_end = 0;   // the end of the segment before lane 0's (rounds after the first)
   for (bool round0 = true;; round0 = false) {
     const std::int64_t s = w.cur + lane;
     std::int64_t b = kNoEvent, e = kNoEvent;
     if (s < ns) off.get(s, b, e);
+    // the order: each segment starts at or after the previous one's end; a non-empty one inside
+    // the array and after this tile's start (ordered segments cannot end before it)
+    const std::int64_t next_b = __shfl_down_sync(tc::kFullMask, b, 1);
+    if ((lane < tc::kWarpSize - 1 && e > next_b) || (lane == 0 && !round0 && prev_end > b) ||
+        (e > b && (b < 0 || e <= t0)))
+      w.disordered = true;
+    prev_end = __shfl_sync(tc::kFullMask, e, tc::kWarpSize - 1);
     const bool ends = b < t1 && e <= t1;
-    if (e > b && b < t1) {
+    if (round0) empty0 = e <= b;
+    if (e > b && b < t1 && e > t0) {
       const std::int64_t rb = b - t0;  // >= -(chunk length): only the open segment starts before t0
       if (rb >= 0) atomicOr(&wt.head[static_cast<unsigned>(rb) / 32], 1u << (static_cast<unsigned>(rb) % 32));
       if (round0) head0 = rb < 0 ? -1 : static_cast<int>(rb), last0 = ends ? static_cast<int>(e - 1 - t0) : -1;
@@ -207,12 +220,14 @@ __device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std
     }
   };
   if (lane < ended0 && last0 >= 0) finish(first + lane, head0, last0);
+  if (lane < ended0 && empty0) out[first + lane] = 0.0f;  // an empty segment sums to 0
   for (std::int64_t base = first + tc::kWarpSize; base < w.cur; base += tc::kWarpSize) {  // more than 32 ended
     const std::int64_t s = base + lane;
     if (s >= w.cur) break;
     std::int64_t b, e;
     off.get(s, b, e);
-    if (e > b) finish(s, static_cast<int>(b - t0), static_cast<int>(e - 1 - t0));
+    if (e <= b) out[s] = 0.0f;
+    else if (e > t0) finish(s, static_cast<int>(b - t0), static_cast<int>(e - 1 - t0));
   }
   // 5. what runs on into the next tile: the sum since the tile's last head
   const float total = __shfl_sync(tc::kFullMask, inc, tc::kWarpSize - 1);
@@ -223,7 +238,7 @@ __device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std
 template <class Off>
 __global__ void __launch_bounds__(tc::kBlockThreads, 3)
     ragged_reduce_kernel(const __half* __restrict__ in, float* __restrict__ out, std::int64_t ns, Off off,
-                         const tc::RaggedRange* range, int chunks, Parts* block_parts) {
+                         tc::RaggedRange* range, int chunks, Parts* block_parts) {
   __shared__ WalkSmem sm;
   const tc::RaggedRange r = *range;
   if (r.disordered) return;
@@ -232,15 +247,16 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
       weighted_chunk(r, off, ns, std::int64_t(chunks) * tc::kBlockWarps, blockIdx.x * tc::kBlockWarps + warp, lane);
   Parts& parts = sm.parts[warp];
   Walk w{};
+  // where the chunk starts among the segments: the first one that ends after it, or an empty one
+  // at its first element
+  w.cur = warp_search(0, ns, [&](std::int64_t s) { return off.end(s) > c.first || off.begin(s) >= c.first; }, lane);
+  const std::int64_t start = w.cur;
   if (c.first < c.last) {
-    // where the chunk starts among the segments: the first one that ends after it, or an empty
-    // one at its first element
-    w.cur = warp_search(0, ns, [&](std::int64_t s) { return off.end(s) > c.first || off.begin(s) >= c.first; }, lane);
     w.b = w.cur < ns ? off.begin(w.cur) : kNoEvent;
     w.e = w.cur < ns ? off.end(w.cur) : kNoEvent;
     w.open = w.b < c.first ? w.cur : -1;
     w.event = next_event(w.b, w.e, c.first);
-    if (lane == 0) parts = Parts{0.0, 0.0, -1, w.open >= 0 ? kThrough : kNone};
+    if (lane == 0) parts = Parts{0.0, 0.0, -1, w.open >= 0 ? kThrough : kNone, start, start};
     __syncwarp();
     const bool aligned = tc::aligned16(in);
     auto load = [&](tc::Piece(&p)[kLanePieces], std::int64_t t) {
@@ -269,7 +285,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
         for (int q = 0; q < kLanePieces; ++q) w.acc += double(tc::piece_sum(x[q]));
         w.spread = true;
       } else {
-        tile_with_events(sm.tile[warp], parts, off, ns, t0, x, out, w, lane);
+        tile_with_events(sm.tile[warp], parts, off, ns, t0, min(t1, c.last), x, out, w, lane);
       }
     }
     // the chunk's sum since its last head; a segment that runs on past the chunk is its tail
@@ -278,48 +294,65 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
     for (int o = tc::kWarpSize / 2; o > 0; o /= 2) a += __shfl_down_sync(tc::kFullMask, a, o);
     const double since_head = w.carry + __shfl_sync(tc::kFullMask, a, 0);
     if (lane == 0) {
-      if (parts.head_state == kThrough) parts.head = since_head;
-      else if (w.cur < ns && w.b < c.last && w.e > c.last)
-        parts = Parts{parts.head, since_head, w.cur, parts.head_state};
+      if (parts.head_state == kThrough) {
+        parts.head = since_head;
+      } else if (w.cur < ns && w.b < c.last && w.e > c.last) {
+        parts.tail = since_head;
+        parts.tail_seg = w.cur;
+      }
+      parts.end_seg = w.cur;
     }
+    if (__any_sync(tc::kFullMask, w.disordered) && lane == 0) atomicOr(&range->disordered, 1u);
   } else if (lane == 0) {  // an empty chunk: a segment open at its place runs through it
-    parts = Parts{0.0, 0.0, -1, kThrough};
+    parts = Parts{0.0, 0.0, -1, kThrough, start, start};
   }
   __syncthreads();
   // 3. join inside the block, warp by warp: a segment that crosses warp chunks is written by the
   //    warp order here, or handed on in the block's parts
+  //    (and the warps' runs of segments must abut, or the segments are out of order)
   if (threadIdx.x == 0) {
     constexpr long long kBlockHead = -2;  // the segment open at the block's start
-    Parts blk{0.0, 0.0, -1, kNone};
+    Parts blk{0.0, 0.0, -1, kNone, sm.parts[0].first_seg, sm.parts[tc::kBlockWarps - 1].end_seg};
     long long pending = sm.parts[0].head_state != kNone ? kBlockHead : -1;
     double sum = 0.0;
+    bool abut = true;
     for (int v = 0; v < tc::kBlockWarps; ++v) {
       const Parts& p = sm.parts[v];
+      abut &= v == 0 || p.first_seg == sm.parts[v - 1].end_seg;
       if (p.head_state == kThrough) {
         sum += p.head;
         continue;
       }
       if (p.head_state == kEnds) {
         sum += p.head;
-        if (pending == kBlockHead) blk = Parts{sum, 0.0, -1, kEnds};
+        if (pending == kBlockHead) blk.head = sum, blk.head_state = kEnds;
         else if (pending >= 0) out[pending] = static_cast<float>(sum);
       }
       pending = p.tail_seg;
       sum = p.tail;
     }
-    if (pending == kBlockHead) blk = Parts{sum, 0.0, -1, kThrough};
-    else if (pending >= 0) blk = Parts{blk.head, sum, pending, blk.head_state};
+    if (pending == kBlockHead) blk.head = sum, blk.head_state = kThrough;
+    else if (pending >= 0) blk.tail = sum, blk.tail_seg = pending;
     block_parts[blockIdx.x] = blk;
+    if (!abut) atomicOr(&range->disordered, 1u);
   }
 }
 
-// 3'. A warp per block whose tail segment runs on: its tail plus the next blocks' head parts, up
-// to the block where it ends, in block order.
-__global__ void ragged_finish_kernel(float* out, const tc::RaggedRange* range, int chunks, const Parts* parts) {
-  if (range->disordered) return;
+// 3'. A warp per block: the order check ends (the blocks' runs of segments abut, from the first
+// non-empty segment to past the last); then, if its tail segment runs on: its tail plus the next
+// blocks' head parts, up to the block where it ends, in block order. (Out of order, this writes
+// garbage, in bounds, and the fallback kernel, next, writes every segment.)
+__global__ void ragged_finish_kernel(float* out, tc::RaggedRange* range, int chunks, const Parts* parts) {
+  const tc::RaggedRange r = *range;
+  if (r.disordered) return;
   const long long b = static_cast<long long>(blockIdx.x) * tc::kBlockWarps + tc::warp_in_block();
   const int lane = tc::lane_id();
-  if (b >= chunks || parts[b].tail_seg < 0) return;
+  if (b >= chunks) return;
+  if (r.last >= 0 && lane == 0 &&
+      !((b > 0 || parts[0].first_seg <= r.first) &&
+        (b + 1 < chunks ? parts[b].end_seg == parts[b + 1].first_seg : parts[b].end_seg > r.last)))
+    atomicOr(&range->disordered, 1u);
+  if (parts[b].tail_seg < 0) return;
   long long to = chunks;
   for (long long first = b + 1; first < chunks; first += tc::kWarpSize) {
     const long long i = first + lane;
@@ -366,13 +399,13 @@ cudaError_t launch_ragged_reduce(const __half* in, float* out, std::int64_t ns, 
                                  const OffsetT* end, cudaStream_t stream) {
   return ragged_sums(
       in, out, ns, tc::OffsetArrays<OffsetT>{begin, end},
-      [&](tc::RaggedRange* r) { return find_ragged_range(r, begin, end, ns, out, stream); },
+      [&](tc::RaggedRange* r) { return find_ragged_ends(r, begin, end, ns, out, stream); },
       [&](const tc::RaggedRange* r) { return ragged_reduce_fallback(in, out, ns, begin, end, r, stream); }, stream);
 }
 cudaError_t launch_ragged_reduce_fixed(const __half* in, float* out, std::int64_t ns, std::int64_t size,
                                        cudaStream_t stream) {
   return ragged_sums(
-      in, out, ns, tc::FixedOffsets{size}, [&](tc::RaggedRange* r) { return fixed_ragged_range(r, ns * size, stream); },
+      in, out, ns, tc::FixedOffsets{size}, [&](tc::RaggedRange* r) { return fixed_ragged_range(r, ns, size, stream); },
       [](const tc::RaggedRange*) { return cudaSuccess; }, stream);
 }
 

@@ -18,6 +18,43 @@ namespace {
 
 using namespace tc;  // this lesson's tile primitives read as the shared ones do
 
+// Chunk b of `chunks`: [first, last) of [lo, hi) in whole multiples of kAlign elements (cut at lo, hi).
+template <int kAlign>
+__device__ __forceinline__ ArrayChunk array_chunk(const RaggedRange& r, std::int64_t chunks, std::int64_t b) {
+  if (r.hi <= r.lo) return ArrayChunk{0, 0};
+  const std::int64_t lo = static_cast<std::int64_t>(r.lo), hi = static_cast<std::int64_t>(r.hi);
+  const std::int64_t t0 = lo / kAlign * kAlign;
+  const std::int64_t len = round_up(ceil_div(hi - t0, chunks), std::int64_t(kAlign));
+  const std::int64_t c0 = t0 + b * len, c1 = c0 + len;
+  return ArrayChunk{c0 > lo ? c0 : lo, c1 < hi ? c1 : hi};
+}
+
+// The first segment whose end is past element p (ordered segments: ends never decrease).
+template <class Off>
+__device__ std::int64_t first_ending_after(const Off& off, std::int64_t ns, std::int64_t p) {
+  std::int64_t a = 0, z = ns;
+  while (a < z) {
+    const std::int64_t m = a + (z - a) / 2;
+    if (off.end(m) > p) z = m;
+    else a = m + 1;
+  }
+  return a;
+}
+
+// Bits [from, to) of a bitmap in shared memory (other threads set bits of the same words).
+__device__ __forceinline__ void set_bits(unsigned* bits, int from, int to) {
+  while (from < to) {
+    const int w = from >> 5, top = to - (w << 5) < 32 ? to - (w << 5) : 32;
+    const unsigned upper = top == 32 ? ~0u : (1u << top) - 1u;
+    atomicOr(bits + w, upper & ~((1u << (from & 31)) - 1u));
+    from = (w + 1) << 5;
+  }
+}
+// The 8 bits of elements [first, first + 8) (first a multiple of 8).
+__device__ __forceinline__ unsigned bits8(const unsigned* bits, int first) {
+  return (bits[first >> 5] >> (first & 31)) & 0xffu;
+}
+
 // The segment running on past a chunk's end: its sum from its head, or all the chunk's (`through`).
 struct ChunkTail {
   float value;
@@ -56,11 +93,11 @@ __global__ void __launch_bounds__(tc::kBlockThreads)
   __shared__ int state;  // 0: none runs on, 1: it starts in the chunk, 2: it covers the chunk
   const tc::RaggedRange r = *range;
   if (r.disordered) return;
-  const tc::ArrayChunk c = tc::array_chunk<kRaggedTileElems>(r, chunks, blockIdx.x);
+  const tc::ArrayChunk c = array_chunk<kRaggedTileElems>(r, chunks, blockIdx.x);
   if (threadIdx.x == 0) {  // the segment that runs on past the chunk's end, if any
     state = 0;
     from = c.last;
-    const std::int64_t s = c.first < c.last ? tc::first_ending_after(off, ns, c.last) : ns;
+    const std::int64_t s = c.first < c.last ? first_ending_after(off, ns, c.last) : ns;
     if (s < ns && off.begin(s) < c.last) {
       const std::int64_t b = off.begin(s);
       state = b >= c.first ? 1 : 2;
@@ -234,11 +271,11 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
   __shared__ WalkSmem sm;
   const tc::RaggedRange r = *range;
   if (r.disordered) return;
-  const tc::ArrayChunk c = tc::array_chunk<kRaggedTileElems>(r, chunks, blockIdx.x);
+  const tc::ArrayChunk c = array_chunk<kRaggedTileElems>(r, chunks, blockIdx.x);
   if (c.first >= c.last) return;
   const int lane = tc::lane_id(), warp = tc::warp_in_block();
   if (threadIdx.x == 0) {  // where the chunk lies among the segments (binary searches)
-    const std::int64_t first = tc::first_ending_after(off, ns, c.first);
+    const std::int64_t first = first_ending_after(off, ns, c.first);
     sm.s_open = first < ns && off.begin(first) < c.first ? first : -1;  // began in an earlier chunk
     sm.cursor = first > 0 ? first - 1 : 0;
     sm.block_carry = 0.0f;
@@ -272,8 +309,8 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
     unsigned heads[kRaggedWarpTiles], offs[kRaggedWarpTiles];
 #pragma unroll
     for (int k = 0; k < kRaggedWarpTiles; ++k) {
-      heads[k] = tc::bits8(sm.marks.head, warp_first + k * kTileElems);
-      offs[k] = tc::bits8(sm.marks.off, warp_first + k * kTileElems);
+      heads[k] = bits8(sm.marks.head, warp_first + k * kTileElems);
+      offs[k] = bits8(sm.marks.off, warp_first + k * kTileElems);
       __half* h = reinterpret_cast<__half*>(&next[k].v);  // `off` elements zeroed
 #pragma unroll
       for (int j = 0; j < 8; ++j) {
@@ -362,7 +399,7 @@ cudaError_t launch_ragged_scan(const __half* in, OutT* out, std::int64_t ns, con
 template <class OutT>
 cudaError_t launch_ragged_scan_fixed(const __half* in, OutT* out, std::int64_t ns, std::int64_t size, bool inclusive,
                                      cudaStream_t stream) {
-  auto find = [&](RaggedRange* r) { return fixed_ragged_range(r, ns * size, stream); };
+  auto find = [&](RaggedRange* r) { return fixed_ragged_range(r, ns, size, stream); };
   auto none = [](const RaggedRange*) { return cudaSuccess; };  // fixed offsets are ordered
   return ragged_scan(in, out, ns, FixedOffsets{size}, inclusive, find, none, stream);
 }

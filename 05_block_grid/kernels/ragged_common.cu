@@ -1,6 +1,8 @@
-// What lessons 5 and 6 (ragged segments) share and do not teach: the pass over the offsets that
-// finds the covered range and checks the order, and the warp-per-segment fallback for segments
-// that are unordered or overlap.
+// What lessons 5 and 6 (ragged segments) share and do not teach: the passes over the offsets that
+// find the covered range and check the order, and the warp-per-segment fallback for segments that
+// are unordered or overlap.
+#include <climits>
+
 #include "05_block_grid/kernels/ragged_launchers.hpp"
 #include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/ragged.cuh"
@@ -37,8 +39,64 @@ __global__ void ragged_range_kernel(const T* __restrict__ begin, const T* __rest
     if (disordered) atomicOr(&range->disordered, 1u);
   }
 }
-__global__ void fixed_range_kernel(tc::RaggedRange* range, std::int64_t n) {
-  *range = tc::RaggedRange{0, static_cast<unsigned long long>(n), 0};
+__global__ void fixed_range_kernel(tc::RaggedRange* range, std::int64_t ns, std::int64_t size) {
+  *range = tc::RaggedRange{0, static_cast<unsigned long long>(ns * size), 0, 0, ns - 1};
+}
+
+// Lesson 5's range, from the two ends only: one block reads the offsets from the front up to the
+// first non-empty segment and from the back down to the last, checks the order of what it reads
+// and writes 0 for the empty segments there. The walk checks the order of everything between, so
+// the offsets are read once. More than kEndsWindows × kEndsThreads empty segments at an end: the
+// fallback takes the call (correct, slower).
+constexpr int kEndsThreads = 1024, kEndsWindows = 16;
+template <class T>
+__global__ void __launch_bounds__(kEndsThreads)
+    ragged_ends_kernel(const T* __restrict__ begin, const T* __restrict__ end, std::int64_t ns,
+                       tc::RaggedRange* range, float* zero_empty) {
+  __shared__ long long found[2];  // the first and the last non-empty segment
+  if (threadIdx.x == 0) found[0] = LLONG_MAX, found[1] = -1;
+  __syncthreads();
+  bool disordered = false, fallback = false, all_read = false;
+  for (int side = 0; side < 2 && !all_read; ++side) {
+    for (int w = 0;; ++w) {
+      if (w == kEndsWindows) {
+        fallback = true;
+        break;
+      }
+      const std::int64_t s =
+          side == 0 ? std::int64_t(w) * kEndsThreads + threadIdx.x : ns - 1 - std::int64_t(w) * kEndsThreads - threadIdx.x;
+      bool non_empty = false;
+      if (s >= 0 && s < ns) {
+        const std::int64_t b = begin[s], e = end[s];
+        non_empty = e > b;
+        if (non_empty) {
+          disordered |= b < 0;
+          if (side == 0) atomicMin(&found[0], static_cast<long long>(s));
+          else atomicMax(&found[1], static_cast<long long>(s));
+        } else {
+          zero_empty[s] = 0.0f;
+        }
+        if (s + 1 < ns && (e > b ? e : b) > static_cast<std::int64_t>(begin[s + 1])) disordered = true;
+      }
+      if (__syncthreads_or(non_empty)) break;
+      if ((w + 1) * std::int64_t(kEndsThreads) >= ns) {  // every segment read, all empty
+        all_read = true;
+        break;
+      }
+    }
+  }
+  disordered = __syncthreads_or(disordered || fallback);
+  if (threadIdx.x == 0) {
+    const long long first = found[0], last = found[1];
+    tc::RaggedRange r{~0ull, 0ull, disordered ? 1u : 0u, -1, -1};
+    if (!all_read && !disordered) {
+      r.first = first, r.last = last;
+      r.lo = static_cast<unsigned long long>(begin[first]);
+      r.hi = static_cast<unsigned long long>(end[last]);
+      if (r.hi <= r.lo) r.disordered = 1;  // ordered segments: the last one ends after the first one starts
+    }
+    *range = r;
+  }
 }
 
 // Σ in[from … to) by one warp: lane l adds from + l, from + l + 32, … in double, then a fixed
@@ -100,8 +158,14 @@ cudaError_t find_ragged_range(tc::RaggedRange* range, const T* begin, const T* e
       begin, end, ns, range, zero_empty);
   return cudaGetLastError();
 }
-cudaError_t fixed_ragged_range(tc::RaggedRange* range, std::int64_t n, cudaStream_t stream) {
-  fixed_range_kernel<<<1, 1, 0, stream>>>(range, n);
+template <class T>
+cudaError_t find_ragged_ends(tc::RaggedRange* range, const T* begin, const T* end, std::int64_t ns, float* zero_empty,
+                             cudaStream_t stream) {
+  ragged_ends_kernel<T><<<1, kEndsThreads, 0, stream>>>(begin, end, ns, range, zero_empty);
+  return cudaGetLastError();
+}
+cudaError_t fixed_ragged_range(tc::RaggedRange* range, std::int64_t ns, std::int64_t size, cudaStream_t stream) {
+  fixed_range_kernel<<<1, 1, 0, stream>>>(range, ns, size);
   return cudaGetLastError();
 }
 template <class T>
@@ -122,6 +186,8 @@ cudaError_t ragged_scan_fallback(const __half* in, OutT* out, std::int64_t ns, c
 #define TCU_RAGGED_COMMON(T)                                                                                      \
   template cudaError_t find_ragged_range<T>(tc::RaggedRange*, const T*, const T*, std::int64_t, float*,           \
                                             cudaStream_t);                                                        \
+  template cudaError_t find_ragged_ends<T>(tc::RaggedRange*, const T*, const T*, std::int64_t, float*,            \
+                                           cudaStream_t);                                                         \
   template cudaError_t ragged_reduce_fallback<T>(const __half*, float*, std::int64_t, const T*, const T*,         \
                                                  const tc::RaggedRange*, cudaStream_t);                           \
   template cudaError_t ragged_scan_fallback<float, T>(const __half*, float*, std::int64_t, const T*, const T*,    \

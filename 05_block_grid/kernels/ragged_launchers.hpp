@@ -34,7 +34,12 @@ cudaError_t launch_ragged_scan_fixed(const __half* in, OutT* out, std::int64_t n
 template <class OffsetT>
 cudaError_t find_ragged_range(tc::RaggedRange* range, const OffsetT* begin, const OffsetT* end,
                               std::int64_t num_segments, float* zero_empty, cudaStream_t stream);
-cudaError_t fixed_ragged_range(tc::RaggedRange* range, std::int64_t n, cudaStream_t stream);
+// Lesson 5: the same from the two ends only; the walk checks the order between them.
+template <class OffsetT>
+cudaError_t find_ragged_ends(tc::RaggedRange* range, const OffsetT* begin, const OffsetT* end,
+                             std::int64_t num_segments, float* zero_empty, cudaStream_t stream);
+cudaError_t fixed_ragged_range(tc::RaggedRange* range, std::int64_t num_segments, std::int64_t segment_size,
+                               cudaStream_t stream);
 // Unordered or overlapping segments: a warp per segment (correct, slower). The kernels read
 // *range on the device and return at once when the segments are ordered.
 template <class OffsetT>

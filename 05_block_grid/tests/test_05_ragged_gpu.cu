@@ -216,6 +216,62 @@ TEST_CASE("ragged: edge cases") {
   }
 }
 
+// Ordered segments of lengths 1 … 40 in turn over about n elements, each starting where the last ends.
+Segs lengths_1_to_40(std::int64_t n) {
+  Segs c;
+  for (std::int64_t at = 0, len = 1; at + len <= n; at += len, len = len % 40 + 1) {
+    c.b.push_back(at);
+    c.e.push_back(at + len);
+    c.n = at + len;
+  }
+  return c;
+}
+
+TEST_CASE("ragged: out of order far from the ends, where only the walk reads the offsets") {
+  const Segs base = lengths_1_to_40(300001);
+  const std::size_t mid = base.b.size() / 2, late = base.b.size() - 40;
+  for (std::size_t at : {std::size_t(1), std::size_t(5000), mid, late}) {
+    Segs swapped = base, overlap = base, nested = base;
+    std::swap(swapped.b[at], swapped.b[at + 1]);
+    std::swap(swapped.e[at], swapped.e[at + 1]);
+    swapped.overlapping_or_unordered = true;
+    overlap.e[at] = overlap.e[at + 1];  // runs over the next one
+    overlap.overlapping_or_unordered = true;
+    nested.b[at] = nested.b[at + 3] + 1;  // a segment inside a later one
+    nested.e[at] = nested.b[at] + 1;
+    nested.overlapping_or_unordered = true;
+    check_case<std::int32_t>(swapped, Dist::integers, 0, 0, "two segments swapped at " + std::to_string(at));
+    check_case<std::int32_t>(overlap, Dist::integers, 0, 0, "overlapping at " + std::to_string(at));
+    check_case<std::int64_t>(nested, Dist::normal, 1, 0, "nested at " + std::to_string(at));
+  }
+}
+
+TEST_CASE("ragged: many empty segments at the ends, empty ones anywhere") {
+  const Segs base = lengths_1_to_40(100003);
+  for (std::int64_t count : {1000, 40000}) {  // 40000: more than the range kernel reads from an end
+    Segs lead, trail;
+    lead.n = trail.n = base.n + 10;
+    for (std::int64_t i = 0; i < count; ++i) lead.b.push_back(3 * i / count), lead.e.push_back(0);  // empty: 0, 1, 2
+    for (std::size_t s = 0; s < base.b.size(); ++s) {
+      lead.b.push_back(base.b[s] + 5), lead.e.push_back(base.e[s] + 5);
+      trail.b.push_back(base.b[s]), trail.e.push_back(base.e[s]);
+    }
+    // empty, past the array's end (nothing may be read there)
+    for (std::int64_t i = 0; i < count; ++i) trail.b.push_back(base.n + i / 1000), trail.e.push_back(base.n);
+    const std::int64_t keep = lead.b[count / 2];
+    lead.b[count / 2] = 7;  // out of order among the leading empty ones: 7 > 2, reduce only
+    lead.overlapping_or_unordered = true;
+    check_all<std::int32_t>(lead, "leading empty segments, one out of order, count=" + std::to_string(count));
+    lead.b[count / 2] = keep;
+    lead.overlapping_or_unordered = false;
+    check_all<std::int32_t>(lead, "leading empty segments, count=" + std::to_string(count));
+    check_all<std::int64_t>(trail, "trailing empty segments, count=" + std::to_string(count), 1);
+  }
+  Segs holes = base;  // every 7th segment empty (begin = end, or end < begin)
+  for (std::size_t s = 3; s < holes.b.size(); s += 7) holes.e[s] = s % 2 ? holes.b[s] : holes.b[s] - 1;
+  check_all<std::int32_t>(holes, "every 7th segment empty");
+}
+
 TEST_CASE("ragged: zero segments is success with nothing written; invalid arguments") {
   tcu::DeviceBuffer<float> out(4);
   tcu::DeviceBuffer<int> off(4);
