@@ -108,7 +108,18 @@ struct Walk {
   double acc;          // this lane's parts since the carry
   bool spread;         // acc may be non-zero in several lanes
   bool disordered;     // this lane read segments out of order: the fallback takes the call
+  std::int64_t nb, ne;  // lane s: segment cur + s's offsets, read ahead of the tile that needs them
 };
+// The offsets of a tile of short segments come in rounds of 32, each waiting for the last: lane s
+// reads segment cur + s's ahead, and lane r < `rounds` brings round r + 1's into L1 (rounds: as
+// many as the last tile with events took, plus one).
+template <class Off>
+__device__ __forceinline__ void read_ahead(Walk& w, const Off& off, std::int64_t ns, int rounds, int lane) {
+  w.nb = w.ne = kNoEvent;
+  if (w.cur + lane < ns) off.get(w.cur + lane, w.nb, w.ne);
+  const std::int64_t p = w.cur + tc::kWarpSize * (lane + 1);
+  if (lane < rounds && p < ns) off.prefetch(p);
+}
 
 __device__ __forceinline__ std::int64_t next_event(std::int64_t b, std::int64_t e, std::int64_t t) {
   return b < t ? e - 1 : b;  // open at t: its last element; else its head (kNoEvent past the end)
@@ -133,7 +144,8 @@ __device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std
   for (bool round0 = true;; round0 = false) {
     const std::int64_t s = w.cur + lane;
     std::int64_t b = kNoEvent, e = kNoEvent;
-    if (s < ns) off.get(s, b, e);
+    if (round0) b = w.nb, e = w.ne;  // read ahead
+    else if (s < ns) off.get(s, b, e);
     // the order: each segment starts at or after the previous one's end; a non-empty one inside
     // the array and after this tile's start (ordered segments cannot end before it)
     const std::int64_t next_b = __shfl_down_sync(tc::kFullMask, b, 1);
@@ -160,6 +172,7 @@ __device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std
     w.cur += tc::kWarpSize;
   }
   w.event = next_event(w.b, w.e, t1);
+  read_ahead(w, off, ns, static_cast<int>(min((w.cur - first) / tc::kWarpSize + 2, std::int64_t(16))), lane);
   __syncwarp();
   constexpr unsigned kLaneMask = kLaneElems == 32 ? ~0u : (1u << kLaneElems) - 1u;
   const unsigned heads = (wt.head[lane * kLaneElems / 32] >> (lane * kLaneElems % 32)) & kLaneMask;
@@ -252,8 +265,9 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
   w.cur = warp_search(0, ns, [&](std::int64_t s) { return off.end(s) > c.first || off.begin(s) >= c.first; }, lane);
   const std::int64_t start = w.cur;
   if (c.first < c.last) {
-    w.b = w.cur < ns ? off.begin(w.cur) : kNoEvent;
-    w.e = w.cur < ns ? off.end(w.cur) : kNoEvent;
+    read_ahead(w, off, ns, 1, lane);
+    w.b = __shfl_sync(tc::kFullMask, w.nb, 0);
+    w.e = __shfl_sync(tc::kFullMask, w.ne, 0);
     w.open = w.b < c.first ? w.cur : -1;
     w.event = next_event(w.b, w.e, c.first);
     if (lane == 0) parts = Parts{0.0, 0.0, -1, w.open >= 0 ? kThrough : kNone, start, start};

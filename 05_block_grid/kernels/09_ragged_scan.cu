@@ -12,6 +12,7 @@
 #include "05_block_grid/kernels/ragged_launchers.hpp"
 #include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/ragged.cuh"
+#include "common/tensor_core/staging.cuh"
 
 namespace tcu::detail::device {
 namespace {

@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "05_block_grid/kernels/ragged_launchers.hpp"
+#include "common/tensor_core/fragments.cuh"  // from_float
 #include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/ragged.cuh"
 

@@ -6,13 +6,11 @@
 #include <mma.h>
 
 #include "common/tensor_core/constant_matrices.hpp"
-#include "common/tensor_core/tile_geometry.hpp"  // kWarpSize
+#include "common/tensor_core/tile_geometry.hpp"  // kWarpSize, kFullMask, lane_id
 
 namespace tcu::tc {
 
 namespace wmma = nvcuda::wmma;
-
-inline constexpr unsigned kFullMask = 0xffffffffu;
 
 using FragA = wmma::fragment<wmma::matrix_a, kTile, kTile, kTile, __half, wmma::row_major>;
 using FragBRow = wmma::fragment<wmma::matrix_b, kTile, kTile, kTile, __half, wmma::row_major>;
@@ -24,9 +22,6 @@ template <class OutT>  // a result in the output type (fp16 outputs round once, 
 __device__ __forceinline__ OutT from_float(float v) {
   if constexpr (sizeof(OutT) == 2) return __float2half_rn(v); else return v;
 }
-
-__device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x & 31u); }
-__device__ __forceinline__ int warp_in_block() { return static_cast<int>(threadIdx.x >> 5); }
 
 // The fp32 sum of row[0 … 15] (a stored accumulator's row 0), by shuffles in a fixed order, in every
 // lane. The caller syncs the warp before `row` is written again.

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "common/int_math.hpp"
-#include "common/tensor_core/staging.cuh"
+#include "common/tensor_core/tile_geometry.hpp"
 
 namespace tcu::tc {
 
@@ -25,6 +25,9 @@ struct OffsetArrays {
     begin_s = x;
     end_s = y > x ? y : x;
   }
+  __device__ void prefetch(std::int64_t s) const {  // the lines of b[s] and e[s] into L1
+    asm volatile("prefetch.global.L1 [%0];\n\tprefetch.global.L1 [%1];" ::"l"(b + s), "l"(e + s));
+  }
 };
 struct FixedOffsets {  // the fixed-size API: segment s = [s·size, (s + 1)·size)
   std::int64_t size;
@@ -34,6 +37,7 @@ struct FixedOffsets {  // the fixed-size API: segment s = [s·size, (s + 1)·siz
     begin_s = s * size;
     end_s = begin_s + size;
   }
+  __device__ void prefetch(std::int64_t) const {}
 };
 
 struct RaggedRange {

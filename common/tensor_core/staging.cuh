@@ -11,17 +11,8 @@
 
 namespace tcu::tc {
 
-struct Piece {
-  uint4 v;  // 8 fp16 values
-};
-
 // How loads hint the cache: read-only data path (reused data) or streaming (read once).
 enum class Cache { read_only, streaming };
-
-__device__ __forceinline__ Piece zero_piece() { return Piece{make_uint4(0, 0, 0, 0)}; }
-__device__ __forceinline__ bool aligned16(const void* p) {
-  return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0;
-}
 
 // p[0 … valid−1] then zeros; one 16-byte load when `vector_ok` (p aligned) and all 8 are valid.
 template <Cache kCache = Cache::read_only>
@@ -61,18 +52,6 @@ __device__ __forceinline__ Piece load_contiguous(const __half* p, std::int64_t l
 // __syncwarp() before WMMA reads the tile.
 __device__ __forceinline__ void store_piece(__half* tile, const Piece& piece, int lane) {
   *reinterpret_cast<uint4*>(tile + lane * kPieceElems) = piece.v;
-}
-
-// fp32 sum of the 8 halves of a piece (shuffle kernels and fp32 fallbacks).
-__device__ __forceinline__ float piece_sum(const Piece& piece) {
-  const __half2* h = reinterpret_cast<const __half2*>(&piece.v);
-  float s = 0.0f;
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    const float2 f = __half22float2(h[i]);
-    s += f.x + f.y;
-  }
-  return s;
 }
 
 // Eight consecutive results of one lane to dst[0 … 7]: streaming 16-byte stores where dst is

@@ -27,6 +27,27 @@ struct PieceSource {
   std::int64_t valid;
 };
 
+#ifdef __CUDACC__
+// ---- device only: a thread's place in its warp and block, a lane's Piece (8 consecutive fp16
+// values, one 16-byte vector): all that a kernel walking fp16 data without the tensor cores needs.
+inline constexpr unsigned kFullMask = 0xffffffffu;
+__device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x & 31u); }
+__device__ __forceinline__ int warp_in_block() { return static_cast<int>(threadIdx.x >> 5); }
+struct Piece {
+  uint4 v;  // 8 fp16 values
+};
+__device__ __forceinline__ Piece zero_piece() { return Piece{make_uint4(0, 0, 0, 0)}; }
+__device__ __forceinline__ bool aligned16(const void* p) { return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0; }
+// fp32 sum of the 8 halves of a piece (shuffle kernels and fp32 fallbacks).
+__device__ __forceinline__ float piece_sum(const Piece& piece) {
+  const __half2* h = reinterpret_cast<const __half2*>(&piece.v);
+  float s = 0.0f;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) s += __low2float(h[i]) + __high2float(h[i]);
+  return s;
+}
+#endif
+
 // Row r of the tile = segment first_segment + r, columns [first_col, first_col + 16) of it.
 TCU_HOST_DEVICE constexpr PieceSource segment_rows_source(std::int64_t num_segments, std::int64_t segment_size,
                                                           std::int64_t first_segment, std::int64_t first_col,
