@@ -1,18 +1,22 @@
 // Lesson 6 — ragged segments, the scans: CUB's begin/end offsets, the prefix sums of segments of
-// any lengths in one launch, on the tensor cores. The flat array is walked in aligned block tiles
+// any lengths in one launch. The flat array is walked in aligned block tiles
 // whatever the segments; the offsets only mark heads (segment starts) and the elements outside
 // every segment (`off`: zero, never written). One chunk of the covered range per block:
 //   1. range: one pass over the offsets: the covered range [lo, hi), ordered or not (ragged_common.cu)
 //   2. tails: each chunk sums the segment that runs on past its end, over its part
-//   3. walk:  each block walks its chunk's block tiles with a carry: per tile the marks, row scans
-//             A·U (lane scans where a segment starts inside a row), a flagged shuffle scan, the
-//             warps' carries; the carry into the chunk: the tails of the chunks before, back to
-//             the one holding the segment's start (fixed order)
+//   3. walk:  each block walks its chunk's block tiles with a carry: per tile the marks, lane
+//             scans (8 elements each, restarting at heads), a flagged shuffle scan, the warps'
+//             carries; the carry into the chunk: the tails of the chunks before, back to the one
+//             holding the segment's start (fixed order)
+// Why lane scans and not the tensor cores' row scans A·U: the stores want each lane's 8 consecutive
+// results, and WMMA's accumulator reaches that layout only through shared memory (the tile staged,
+// R stored and read back). That round trip cost more than the 8 adds; lesson 3c keeps its tile in
+// mma.sync's own layout, where A·U pays.
 // Unordered or overlapping segments take the warp-per-segment fallback (correct, slower).
 #include "05_block_grid/kernels/ragged_launchers.hpp"
 #include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/ragged.cuh"
-#include "common/tensor_core/staging.cuh"
+#include "common/tensor_core/fragments.cuh"  // from_float
 
 namespace tcu::detail::device {
 namespace {
@@ -166,40 +170,21 @@ __device__ std::int64_t mark_block_tile(RaggedMarks& mk, const Off& off, std::in
   return mk.next;
 }
 
-// The flagged scan of one staged tile by its warp (lane L: elements 8L … 8L+7, heads8 its head
-// bits, x their values). `carry` is the value before the tile, `carry_head` whether a head came
-// before in the warp. Out: v[j] = the sum from the last head at or before element j (plus carry
-// when there is none in the warp), head_seen bit j = a head at or before element j in the warp.
-// Step 1: R = A·U (row scans, tensor cores) when no segment starts inside a row — lane 2i+1's
-// part of row i is R[i][8 + j] − R[i][7], both in one segment — else each lane scans its 8
-// elements. Step 2: a flagged shuffle scan of the 32 lane totals. Step 3: v = prefix + offset
-// (+ carry before the first head).
-__device__ __forceinline__ void scan_ragged_tile(const __half* tile, float* acc, const FragBRow& fu, unsigned heads8,
-                                                 const float (&x)[8], float carry, bool carry_head, float (&v)[8],
-                                                 unsigned& head_seen, int lane) {
+// The flagged scan of one tile by its warp (lane L: elements 8L … 8L+7, heads8 its head bits, x
+// their values). `carry` is the value before the tile, `carry_head` whether a head came before in
+// the warp. Out: v[j] = the sum from the last head at or before element j (plus carry when there
+// is none in the warp), head_seen bit j = a head at or before element j in the warp. Step 1: each
+// lane scans its 8 elements, restarting at heads. Step 2: a flagged shuffle scan of the 32 lane
+// totals. Step 3: v = prefix + offset (+ carry before the first head).
+__device__ __forceinline__ void scan_ragged_tile(unsigned heads8, const float (&x)[8], float carry, bool carry_head,
+                                                 float (&v)[8], unsigned& head_seen, int lane) {
   float r[8];
-  const unsigned inside = heads8 & ((lane & 1) ? 0xffu : 0xfeu);  // a start that is not a row start
-  if (!__any_sync(kFullMask, inside != 0)) {
-    FragA a;
-    FragAcc c;
-    wmma::load_matrix_sync(a, tile, kTile);
-    wmma::fill_fragment(c, 0.0f);
-    wmma::mma_sync(c, a, fu, c);  // every row scanned: R = A·U
-    wmma::store_matrix_sync(acc, c, kTile, wmma::mem_row_major);
-    __syncwarp();
-    const float* row = acc + (lane / 2) * kTile;
-    const float before = (lane & 1) ? row[kPieceElems - 1] : 0.0f;
+  float s = 0.0f;
 #pragma unroll
-    for (int j = 0; j < 8; ++j) r[j] = row[(lane & 1) * kPieceElems + j] - before;
-    __syncwarp();
-  } else {
-    float s = 0.0f;
-#pragma unroll
-    for (int j = 0; j < 8; ++j) {
-      if ((heads8 >> j) & 1u) s = 0.0f;
-      s += x[j];
-      r[j] = s;
-    }
+  for (int j = 0; j < 8; ++j) {
+    if ((heads8 >> j) & 1u) s = 0.0f;
+    s += x[j];
+    r[j] = s;
   }
   float inc = r[7];  // the lane's total after its last head
   bool hd = heads8 != 0;
@@ -224,9 +209,7 @@ __device__ __forceinline__ void scan_ragged_tile(const __half* tile, float* acc,
 }
 
 struct alignas(128) WalkSmem {
-  __half stage[tc::kBlockWarps][kRaggedWarpTiles][kTileElems];  // the staged tiles (WMMA operands)
-  float acc[tc::kBlockWarps][kTileElems];                        // a warp's R = A·U, then its results
-  __half u[kTileElems];
+  float scratch[tc::kBlockWarps][kTileElems];  // a warp's results on their way out
   RaggedMarks marks;
   float warp_total[tc::kBlockWarps], warp_carry[tc::kBlockWarps];
   int warp_head[tc::kBlockWarps];
@@ -281,15 +264,12 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
     sm.cursor = first > 0 ? first - 1 : 0;
     sm.block_carry = 0.0f;
   }
-  tc::write_constant_tile(sm.u, tc::ConstantMatrix::U, threadIdx.x, blockDim.x);
   __syncthreads();
   if (warp == 0 && sm.s_open >= 0) {  // the carry into the chunk: the tails of the chunks before (fixed order)
     const float carry = carry_into_chunk(tails, blockIdx.x, lane);
     if (lane == 0) sm.block_carry = carry;
   }
   std::int64_t cur = sm.cursor;
-  tc::FragBRow fu;
-  tc::wmma::load_matrix_sync(fu, sm.u, tc::kTile);
   const bool aligned = tc::aligned16(in);
   const int warp_first = warp * kRaggedWarpTiles * kTileElems + lane * tc::kPieceElems;  // in the block tile
   tc::Piece next[kRaggedWarpTiles];
@@ -305,7 +285,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
     const std::int64_t vb = t0 + kRaggedTileElems < c.last ? t0 + kRaggedTileElems : c.last;
     // 1. the marks: heads, off, last elements (from the offsets that fall in the block tile)
     const std::int64_t following = mark_block_tile(sm.marks, off, ns, cur, t0, va, vb);
-    // 2. stage the tiles with `off` elements zeroed; the next block tile's loads go out
+    // 2. the lanes' elements, `off` ones zeroed; the next block tile's loads go out
     float x[kRaggedWarpTiles][8];
     unsigned heads[kRaggedWarpTiles], offs[kRaggedWarpTiles];
 #pragma unroll
@@ -318,9 +298,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
         if ((offs[k] >> j) & 1u) h[j] = __float2half(0.0f);
         x[k][j] = __half2float(h[j]);
       }
-      tc::store_piece(sm.stage[warp][k], next[k], lane);
     }
-    __syncwarp();
     if (t0 + kRaggedTileElems < c.last) load(t0 + kRaggedTileElems);
     // 3. every warp scans its tiles (flagged), the carry passing from tile to tile
     float v[kRaggedWarpTiles][8];
@@ -329,7 +307,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
     bool wh = false;
 #pragma unroll
     for (int k = 0; k < kRaggedWarpTiles; ++k) {
-      scan_ragged_tile(sm.stage[warp][k], sm.acc[warp], fu, heads[k], x[k], wc, wh, v[k], seen[k], lane);
+      scan_ragged_tile(heads[k], x[k], wc, wh, v[k], seen[k], lane);
       wc = __shfl_sync(tc::kFullMask, v[k][7], tc::kWarpSize - 1);
       wh = __shfl_sync(tc::kFullMask, (seen[k] >> 7) & 1u, tc::kWarpSize - 1) != 0;
     }
@@ -357,7 +335,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
       for (int j = 0; j < 8; ++j)
         if (!((seen[k] >> j) & 1u)) v[k][j] += carry;
       write_tile<kInclusive>(out, t0 + warp * kRaggedWarpTiles * kTileElems + k * kTileElems, v[k], heads[k], offs[k],
-                             sm.marks.off + (warp * kRaggedWarpTiles + k) * kTileElems / 32, before, sm.acc[warp], lane);
+                             sm.marks.off + (warp * kRaggedWarpTiles + k) * kTileElems / 32, before, sm.scratch[warp], lane);
       before = __shfl_sync(tc::kFullMask, v[k][7], tc::kWarpSize - 1);
     }
     cur = following - 1 > cur ? following - 1 : cur;

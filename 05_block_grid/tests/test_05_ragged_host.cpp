@@ -1,7 +1,6 @@
 // Chapter 05, host tests of lessons 5 and 6 (ragged segments): a tile with events of the sums and
 // the join of warp chunks' parts (lesson 5); a host model of a tile's flagged scan
-// (row scans A·U where segments start on row starts only, lane scans elsewhere, the flagged
-// scan over the lanes) against a direct segmented scan; the block tile's marks (heads, off,
+// (lane scans restarting at heads, the flagged scan over the lanes) against a direct segmented scan; the block tile's marks (heads, off,
 // last elements) from the offsets, walking segments from a cursor as the kernel does; chunks
 // that cover the range exactly; the benchmark's offset generators; the argument checks and
 // overload resolution of the offset API (no GPU needed).
@@ -24,25 +23,12 @@ namespace {
 // from the tile's start plus `carry`).
 std::vector<double> model_tile_scan(const std::vector<double>& x, const std::vector<bool>& head, double carry) {
   double r[256];
-  bool inside = false;  // a head that is not a row start
-  for (int e = 0; e < 256; ++e) inside = inside || (head[e] && e % 16 != 0);
-  if (!inside) {  // R = A·U: R[i][j] = Σ_{k <= j} A[i][k]; lane 2i+1 keeps R[i][8 + j] − R[i][7]
-    for (int i = 0; i < 16; ++i) {
-      double row[16];
-      for (int j = 0; j < 16; ++j) {
-        row[j] = 0;
-        for (int k = 0; k < 16; ++k) row[j] += x[i * 16 + k] * (k <= j ? 1.0 : 0.0);
-      }
-      for (int j = 0; j < 16; ++j) r[i * 16 + j] = j < 8 ? row[j] : row[j] - row[7];
-    }
-  } else {
-    for (int l = 0; l < 32; ++l) {
-      double s = 0;
-      for (int j = 0; j < 8; ++j) {
-        if (head[8 * l + j]) s = 0;
-        s += x[8 * l + j];
-        r[8 * l + j] = s;
-      }
+  for (int l = 0; l < 32; ++l) {  // each lane's 8 elements, restarting at heads
+    double s = 0;
+    for (int j = 0; j < 8; ++j) {
+      if (head[8 * l + j]) s = 0;
+      s += x[8 * l + j];
+      r[8 * l + j] = s;
     }
   }
   // the flagged inclusive scan of the lane totals (Hillis–Steele, as the shuffles do it)
@@ -225,7 +211,7 @@ std::vector<double> model_ragged_sums(const bd::RaggedSegments& s, const std::ve
 
 }  // namespace
 
-TEST_CASE("the tile's flagged scan (A·U or lane scans, then the lanes) equals a segmented scan") {
+TEST_CASE("the tile's flagged scan (lane scans, then the lanes) equals a segmented scan") {
   std::mt19937_64 rng(1);
   for (int trial = 0; trial < 400; ++trial) {
     std::vector<double> x(256);
