@@ -249,7 +249,7 @@ __device__ void write_tile(OutT* out, std::int64_t first, const float (&v)[8], u
 }
 
 template <class OutT, class Off, bool kInclusive>
-__global__ void __launch_bounds__(tc::kBlockThreads, 3)
+__global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: more offset loads in flight
     ragged_walk_kernel(const __half* __restrict__ in, OutT* __restrict__ out, std::int64_t ns, Off off,
                        const tc::RaggedRange* range, int chunks, const ChunkTail* tails) {
   __shared__ WalkSmem sm;
