@@ -14,8 +14,7 @@
 //              across blocks (finish kernel), in chunk order: the same bits every run
 // The walk reads each segment's offsets once, and checks the order as it reads them: each segment
 // starts at or after the previous one's end, and the warps' runs of segments abut (the join).
-// One add per element is all a sum needs, and the CUDA cores do it at the read stream; the tensor
-// cores earn their place in the scan (lesson 6), where every element needs a prefix.
+// One add per element is all a sum needs, and the CUDA cores do it at the read stream.
 // Unordered or overlapping segments take the warp-per-segment fallback (correct, slower).
 #include "05_block_grid/kernels/ragged_launchers.hpp"
 #include "common/tensor_core/launch.hpp"
