@@ -3,7 +3,7 @@
 // whatever the segments; the offsets only mark heads (segment starts) and the elements outside
 // every segment (`off`: zero, never written). One chunk of the covered range per block:
 //   1. range: one pass over the offsets: the covered range [lo, hi), ordered or not (ragged_common.cu)
-//   2. tails: each chunk sums the segment that runs on past its end, over its part
+//   2. tails: each chunk sums the segment that runs on past its end, over its part (8 blocks)
 //   3. walk:  each block walks its chunk's block tiles with a carry: per tile the marks, lane
 //             scans (8 elements each, restarting at heads), a flagged shuffle scan, the warps'
 //             carries; the carry into the chunk: the tails of the chunks before, back to the one
@@ -60,9 +60,12 @@ __device__ __forceinline__ unsigned bits8(const unsigned* bits, int first) {
   return (bits[first >> 5] >> (first & 31)) & 0xffu;
 }
 
-// The segment running on past a chunk's end: its sum from its head, or all the chunk's (`through`).
+// The segment running on past a chunk's end: its sum from its head, or all the chunk's (`through`),
+// in kTailParts parts, each summed by its own block (a chunk inside a long segment is a whole
+// chunk to read: one block alone would be the slowest of the kernel).
+constexpr int kTailParts = 8;
 struct ChunkTail {
-  float value;
+  double value;  // this part's sum
   int through;
 };
 
@@ -72,7 +75,7 @@ constexpr int kRaggedWords = kRaggedTileElems / 32;  // bitmaps: one bit per ele
 
 // Σ in[from … to) by the block: each thread adds whole lane loads in double, then the warps'
 // sums in warp order (the same bits every run). partial: kBlockWarps doubles of shared memory.
-__device__ float block_sum(const __half* in, std::int64_t from, std::int64_t to, double* partial) {
+__device__ double block_sum(const __half* in, std::int64_t from, std::int64_t to, double* partial) {
   const bool aligned = aligned16(in);
   double s = 0.0;
 #pragma unroll 4
@@ -85,7 +88,7 @@ __device__ float block_sum(const __half* in, std::int64_t from, std::int64_t to,
   __syncthreads();
   double total = 0.0;
   for (int w = 0; w < kBlockWarps; ++w) total += partial[w];
-  return static_cast<float>(total);
+  return total;
 }
 
 // ---- 2. tails ---------------------------------------------------------------------------------------
@@ -98,7 +101,8 @@ __global__ void __launch_bounds__(tc::kBlockThreads)
   __shared__ int state;  // 0: none runs on, 1: it starts in the chunk, 2: it covers the chunk
   const tc::RaggedRange r = *range;
   if (r.disordered) return;
-  const tc::ArrayChunk c = array_chunk<kRaggedTileElems>(r, chunks, blockIdx.x);
+  const int b = blockIdx.x / kTailParts, part = blockIdx.x % kTailParts;
+  const tc::ArrayChunk c = array_chunk<kRaggedTileElems>(r, chunks, b);
   if (threadIdx.x == 0) {  // the segment that runs on past the chunk's end, if any
     state = 0;
     from = c.last;
@@ -110,27 +114,29 @@ __global__ void __launch_bounds__(tc::kBlockThreads)
     }
   }
   __syncthreads();
-  const float sum = state == 0 ? 0.0f : block_sum(in, from, c.last, partial);  // state: the same in the block
+  const std::int64_t f = from, step = round_up(ceil_div(c.last - f, std::int64_t(kTailParts)), std::int64_t(kPieceElems));
+  const std::int64_t a = f + part * step < c.last ? f + part * step : c.last, z = a + step < c.last ? a + step : c.last;
+  const double sum = state == 0 ? 0.0 : block_sum(in, a, z, partial);  // state: the same in the block
   if (threadIdx.x == 0) tails[blockIdx.x] = ChunkTail{sum, state == 2};
 }
 
 // The carry into chunk b: the tails of chunks b−1, b−2, … back to the newest that is not `through`,
 // added in double by the warp, then a fixed shuffle tree (the same bits every run).
-__device__ float carry_into_chunk(const ChunkTail* tails, int b, int lane) {
+__device__ double carry_into_chunk(const ChunkTail* tails, int b, int lane) {
   long long from = 0;
   for (long long end = b; end > 0; end -= tc::kWarpSize) {
     const long long i = end - 1 - lane;
-    const unsigned stop = __ballot_sync(tc::kFullMask, i >= 0 && !tails[i].through);
+    const unsigned stop = __ballot_sync(tc::kFullMask, i >= 0 && !tails[i * kTailParts].through);
     if (stop) {
       from = end - __ffs(stop);
       break;
     }
   }
   double s = 0.0;
-  for (long long i = from + lane; i < b; i += kWarpSize) s += tails[i].value;
+  for (long long i = from * kTailParts + lane; i < b * kTailParts; i += kWarpSize) s += tails[i].value;
 #pragma unroll
   for (int o = kWarpSize / 2; o > 0; o /= 2) s += __shfl_xor_sync(kFullMask, s, o);
-  return static_cast<float>(__shfl_sync(kFullMask, s, 0));
+  return __shfl_sync(kFullMask, s, 0);
 }
 
 // ---- 3. walk -------------------------------------------------------------------------------------
@@ -266,7 +272,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: mor
   }
   __syncthreads();
   if (warp == 0 && sm.s_open >= 0) {  // the carry into the chunk: the tails of the chunks before (fixed order)
-    const float carry = carry_into_chunk(tails, blockIdx.x, lane);
+    const double carry = carry_into_chunk(tails, blockIdx.x, lane);
     if (lane == 0) sm.block_carry = carry;
   }
   std::int64_t cur = sm.cursor;
@@ -352,12 +358,12 @@ cudaError_t ragged_scan(const __half* in, OutT* out, std::int64_t ns, Off off, b
   const int chunks = resident_grid_size(reinterpret_cast<const void*>(walk), kBlockThreads, 1 << 30);  // a wave
   TempBuffer<unsigned char> temp;
   constexpr std::size_t kRangeBytes = 64;  // the RaggedRange, then the chunks' tails
-  if (cudaError_t e = temp.allocate(std::int64_t(kRangeBytes + chunks * sizeof(ChunkTail)), stream); e != cudaSuccess)
+  if (cudaError_t e = temp.allocate(std::int64_t(kRangeBytes + chunks * kTailParts * sizeof(ChunkTail)), stream); e != cudaSuccess)
     return e;
   auto* range = reinterpret_cast<RaggedRange*>(temp.get());
   auto* tails = reinterpret_cast<ChunkTail*>(temp.get() + kRangeBytes);
   if (cudaError_t e = find(range); e != cudaSuccess) return e;
-  ragged_tails_kernel<Off><<<chunks, kBlockThreads, 0, stream>>>(in, ns, off, range, chunks, tails);
+  ragged_tails_kernel<Off><<<chunks * kTailParts, kBlockThreads, 0, stream>>>(in, ns, off, range, chunks, tails);
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   walk<<<chunks, kBlockThreads, 0, stream>>>(in, out, ns, off, range, chunks, tails);
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
