@@ -173,7 +173,10 @@ __device__ std::int64_t mark_block_tile(RaggedMarks& mk, const Off& off, std::in
     if (g0 < g1) set_bits(mk.off, static_cast<int>(g0 - t0), static_cast<int>(g1 - t0));
   }
   __syncthreads();
-  return mk.next;
+  // the next block tile's offsets into L1 meanwhile: as many lines as this one read, and some
+  const std::int64_t next = mk.next, ahead = next + std::int64_t(threadIdx.x) * 32;
+  if (ahead < ns && threadIdx.x < (next - cur) / 32 + 8) off.prefetch(ahead);
+  return next;
 }
 
 // The flagged scan of one tile by its warp (lane L: elements 8L … 8L+7, heads8 its head bits, x
