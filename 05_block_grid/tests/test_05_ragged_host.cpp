@@ -1,9 +1,10 @@
 // Chapter 05, host tests of lessons 5 and 6 (ragged segments): a tile with events of the sums and
-// the join of warp chunks' parts (lesson 5); a host model of a tile's flagged scan
-// (lane scans restarting at heads, the flagged scan over the lanes) against a direct segmented scan; the block tile's marks (heads, off,
-// last elements) from the offsets, walking segments from a cursor as the kernel does; chunks
-// that cover the range exactly; the benchmark's offset generators; the argument checks and
-// overload resolution of the offset API (no GPU needed).
+// the join of warp chunks' parts (lesson 5); its order check raising no false alarm on ordered
+// segments; a host model of a tile's flagged scan (lane scans restarting at heads, the flagged scan
+// over the lanes) against a direct segmented scan; the block tile's marks (heads, off, last
+// elements) from the offsets, walking segments from a cursor as the kernel does; chunks that cover
+// the range exactly; the benchmark's offset generators; the argument checks and overload
+// resolution of the offset API (no GPU needed).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -299,6 +300,68 @@ TEST_CASE("lesson 5's sums: warp chunks' parts joined in warp order, then in blo
       INFO(dist << ", " << blocks << " blocks");
       CHECK(model_ragged_sums(s, x, blocks) == direct);
     }
+}
+
+// Lesson 5's order check, modelled on ordered segments: its warps' runs of segments must abut, or
+// the call goes to the (slow) fallback. A warp's run starts at the search over its chunk's first
+// element and ends at the first segment its tiles did not finish (its last tile cut at the chunk's
+// end); the chunks are cut by work as weighted_chunk cuts them. A false alarm would not show in a
+// GPU test's results, only in the time.
+bool lesson5_runs_abut(const bd::RaggedSegments& s, int chunks) {
+  const std::int64_t ns = s.num_segments();
+  auto E = [&](std::int64_t k) { return std::max(s.begin[k], s.end[k]); };  // end, clamped
+  std::int64_t first = -1, last = -1;
+  for (std::int64_t k = 0; k < ns; ++k)
+    if (s.end[k] > s.begin[k]) last = k, first = first < 0 ? k : first;
+  if (first < 0) return true;  // nothing to walk
+  const std::int64_t lo = s.begin[first], hi = s.end[last], kCost = 32, kTile = 1024;
+  auto first_true = [&](auto pred) {  // pred false … true over the segments: the first true one (ns if none)
+    std::int64_t a = 0, z = ns;
+    while (a < z) {
+      const std::int64_t m = a + (z - a) / 2;
+      if (pred(m)) z = m;
+      else a = m + 1;
+    }
+    return a;
+  };
+  const double total = double(hi - lo) + double(kCost) * double(ns);
+  auto edge = [&](std::int64_t k) -> std::int64_t {
+    if (k <= 0 || k >= chunks) return k <= 0 ? lo : hi;
+    const std::int64_t t = static_cast<std::int64_t>(total * double(k) / double(chunks));
+    const std::int64_t j = first_true([&](std::int64_t k) { return s.begin[k] - lo + kCost * k >= t; });
+    std::int64_t p = lo + t - kCost * j;
+    if (j > 0) p = std::max(p, s.begin[j - 1]);
+    p = p / kTile * kTile;
+    return std::min(std::max(p, lo), hi);
+  };
+  std::int64_t prev_end = -1;
+  for (int b = 0; b < chunks; ++b) {
+    const std::int64_t c0 = edge(b), c1 = edge(b + 1);
+    // the kernel's search: the first segment ending after c0, or starting at or after it
+    const std::int64_t start = first_true([&](std::int64_t k) { return E(k) > c0 || s.begin[k] >= c0; });
+    // the first segment the chunk's tiles (the last one cut at c1) did not finish
+    const std::int64_t end =
+        c0 < c1 ? first_true([&](std::int64_t k) { return !(s.begin[k] < c1 && E(k) <= c1); }) : start;
+    if (b == 0 && start > first) return false;
+    if (b > 0 && start != prev_end) return false;
+    prev_end = end;
+  }
+  return prev_end > last;
+}
+
+TEST_CASE("lesson 5's order check raises no false alarm on ordered segments") {
+  for (const std::string& dist : bd::ragged_distributions())
+    for (std::int64_t n : {std::int64_t(5000), std::int64_t(200003)})
+      for (int chunks : {1, 7, 64, 4224}) {
+        bd::RaggedSegments s = bd::make_ragged_segments(dist, n, 5);
+        INFO(dist << " n=" << n << " chunks=" << chunks);
+        CHECK(lesson5_runs_abut(s, chunks));
+        for (int i = 0; i < 30; ++i) {  // empty segments at both ends, the trailing ones past the array
+          s.begin.insert(s.begin.begin(), 0), s.end.insert(s.end.begin(), 0);
+          s.begin.push_back(n + i), s.end.push_back(n);
+        }
+        CHECK(lesson5_runs_abut(s, chunks));
+      }
 }
 
 TEST_CASE("chunks cover the range exactly, in whole block tiles") {
