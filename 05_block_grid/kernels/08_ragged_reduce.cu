@@ -58,22 +58,6 @@ struct alignas(16) WalkSmem {
   Parts parts[tc::kBlockWarps];
 };
 
-// The first i in [a, z) with pred(i), z if none (pred false … true): 32 probes per round.
-template <class Pred>
-__device__ std::int64_t warp_search(std::int64_t a, std::int64_t z, Pred&& pred, int lane) {
-  while (a < z) {  // the answer is in [a, z]; z is true or the end
-    const std::int64_t step = (z - a + tc::kWarpSize - 1) / tc::kWarpSize;
-    const std::int64_t i = a + step * (lane + 1) - 1;
-    const unsigned t = __ballot_sync(tc::kFullMask, i >= z || pred(i));
-    if (t == 0) return z;
-    const int k = __ffs(t) - 1;  // probe k is the first true one: the answer is in (probe k−1, probe k]
-    const std::int64_t pk = a + step * (k + 1) - 1;
-    a += step * k;
-    z = pk < z ? pk : z;
-  }
-  return a;
-}
-
 // The chunks split the covered range by work, not by elements: an element costs 1 and a segment's
 // start kSegmentCost more (a tile of short segments takes a warp several plain tiles' time).
 // Chunk b starts where the cost from lo reaches b/chunks of the total, aligned down to a tile.
@@ -88,7 +72,7 @@ __device__ tc::ArrayChunk weighted_chunk(const tc::RaggedRange& r, const Off& of
     const std::int64_t t = static_cast<std::int64_t>(total * double(k) / double(chunks));
     // j: the first segment whose start costs t or more; the position with cost t lies after j − 1's start
     const std::int64_t j =
-        warp_search(0, ns, [&](std::int64_t s) { return off.begin(s) - lo + kSegmentCost * s >= t; }, lane);
+        tc::warp_search(0, ns, [&](std::int64_t s) { return off.begin(s) - lo + kSegmentCost * s >= t; }, lane);
     std::int64_t p = lo + t - kSegmentCost * j;
     if (j > 0) p = max(p, static_cast<std::int64_t>(off.begin(j - 1)));
     p = p / kWalkTile * kWalkTile;
@@ -261,7 +245,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
   Walk w{};
   // where the chunk starts among the segments: the first one that ends after it, or an empty one
   // at its first element
-  w.cur = warp_search(0, ns, [&](std::int64_t s) { return off.end(s) > c.first || off.begin(s) >= c.first; }, lane);
+  w.cur = tc::warp_search(0, ns, [&](std::int64_t s) { return off.end(s) > c.first || off.begin(s) >= c.first; }, lane);
   const std::int64_t start = w.cur;
   if (c.first < c.last) {
     read_ahead(w, off, ns, 1, lane);

@@ -34,23 +34,6 @@ __device__ __forceinline__ ArrayChunk array_chunk(const RaggedRange& r, std::int
   return ArrayChunk{c0 > lo ? c0 : lo, c1 < hi ? c1 : hi};
 }
 
-// The first segment whose end is past element p (ordered segments: ends never decrease), by one
-// warp: 32 probes a round, each round waiting once for its loads (a binary search waits 20 times).
-template <class Off>
-__device__ std::int64_t first_ending_after(const Off& off, std::int64_t ns, std::int64_t p, int lane) {
-  std::int64_t a = 0, z = ns;  // the answer is in [a, z]
-  while (a < z) {
-    const std::int64_t step = (z - a + kWarpSize - 1) / kWarpSize, i = a + step * (lane + 1) - 1;
-    const unsigned t = __ballot_sync(kFullMask, i >= z || off.end(i) > p);
-    if (t == 0) return z;
-    const int k = __ffs(t) - 1;  // probe k is the first past p: the answer is in (probe k − 1, probe k]
-    const std::int64_t pk = a + step * (k + 1) - 1;
-    a += step * k;
-    z = pk < z ? pk : z;
-  }
-  return a;
-}
-
 // Bits [from, to) of a bitmap in shared memory (other threads set bits of the same words).
 __device__ __forceinline__ void set_bits(unsigned* bits, int from, int to) {
   while (from < to) {
@@ -109,7 +92,8 @@ __global__ void __launch_bounds__(tc::kBlockThreads)
   const int chunk = blockIdx.x / kTailParts, part = blockIdx.x % kTailParts;
   const tc::ArrayChunk c = array_chunk<kRaggedTileElems>(r, chunks, chunk);
   if (threadIdx.x < kWarpSize) {  // the segment that runs on past the chunk's end, if any
-    const std::int64_t s = c.first < c.last ? first_ending_after(off, ns, c.last, lane_id()) : ns;
+    const auto ends_past_last = [&](std::int64_t i) { return off.end(i) > c.last; };
+    const std::int64_t s = c.first < c.last ? warp_search(0, ns, ends_past_last, lane_id()) : ns;
     if (threadIdx.x == 0) {
       state = 0;
       from = c.last;
@@ -275,7 +259,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: mor
   if (c.first >= c.last) return;
   const int lane = tc::lane_id(), warp = tc::warp_in_block();
   if (warp == 0) {  // where the chunk lies among the segments
-    const std::int64_t first = first_ending_after(off, ns, c.first, lane);
+    const std::int64_t first = warp_search(0, ns, [&](std::int64_t s) { return off.end(s) > c.first; }, lane);
     if (lane == 0) {
       sm.s_open = first < ns && off.begin(first) < c.first ? first : -1;  // began in an earlier chunk
       sm.cursor = first > 0 ? first - 1 : 0;

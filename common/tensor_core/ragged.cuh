@@ -65,4 +65,21 @@ __device__ __forceinline__ Piece load_piece_within(const __half* in, std::int64_
   return Piece{*reinterpret_cast<const uint4*>(h)};
 }
 
+// The first i in [a, z) with pred(i), z if none (pred false … true over [a, z)), by one warp: 32
+// probes a round, each round waiting once for its loads (a binary search waits 20 times).
+template <class Pred>
+__device__ std::int64_t warp_search(std::int64_t a, std::int64_t z, Pred&& pred, int lane) {
+  while (a < z) {  // the answer is in [a, z]; z is true or the end
+    const std::int64_t step = (z - a + kWarpSize - 1) / kWarpSize;
+    const std::int64_t i = a + step * (lane + 1) - 1;
+    const unsigned t = __ballot_sync(kFullMask, i >= z || pred(i));
+    if (t == 0) return z;
+    const int k = __ffs(t) - 1;  // probe k is the first true one: the answer is in (probe k−1, probe k]
+    const std::int64_t pk = a + step * (k + 1) - 1;
+    a += step * k;
+    z = pk < z ? pk : z;
+  }
+  return a;
+}
+
 }  // namespace tcu::tc
