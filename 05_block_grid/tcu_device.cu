@@ -67,6 +67,16 @@ std::int64_t block_scan_min_segments() { return (3 * static_cast<std::int64_t>(t
 // Past them the sweep's fastest single-pass scan is lesson 3c's (2^15 … 2^28 on the H100).
 constexpr std::int64_t kScanOneBlockUpTo = std::int64_t(1) << 14;
 constexpr std::int64_t kReduceOneBlockUpTo = std::int64_t(1) << 15;
+// Segments of "odd" sizes take lessons 5 and 6's ragged walk, which reads whole aligned tiles
+// whatever the segment boundaries: sizes not a multiple of 8 (rows that are not whole 16-byte
+// vectors: element-wise loads at every level) and, below the warp level's own fast range, the
+// other sizes that are not powers of two (the odd-size runs at n = 2^28, 17 … 12345: the walk
+// ahead everywhere but the reduction's 1000, a multiple of 8 from 512 on). Above 16 only: the
+// shortest segments stay one tile each.
+bool odd_size_for_walk(std::int64_t s, std::int64_t not_power_of_two_below) {
+  const bool power_of_two = (s & (s - 1)) == 0;
+  return s > 16 && (s % 8 != 0 || (s < not_power_of_two_below && !power_of_two));
+}
 
 // Lesson 3c runs where its input is on a 16-byte boundary and the image its kernel runs on this
 // GPU was compiled for compute_90 or newer (not compute_80 PTX JIT-compiled on an H100, whose body
@@ -194,15 +204,16 @@ DeviceReduceAlgorithm choose_device_reduce_algorithm(std::int64_t num_segments, 
   if (num_segments <= 1)
     return segment_size <= kReduceOneBlockUpTo ? DeviceReduceAlgorithm::block_reduce
                                                : DeviceReduceAlgorithm::grid_single_pass;
+  if (odd_size_for_walk(segment_size, 512)) return DeviceReduceAlgorithm::ragged;
   if (segment_size >= kReduceBlockFrom) return DeviceReduceAlgorithm::grid_two_pass;  // block level when segments fill the GPU
   return kWarpLevel ? DeviceReduceAlgorithm::warp_level : DeviceReduceAlgorithm::segmented_lookback;
 }
 DeviceScanAlgorithm choose_device_scan_algorithm(std::int64_t num_segments, std::int64_t segment_size,
                                                  bool fp32_output) {
-  (void)fp32_output;
   if (num_segments <= 1)  // past one block tile: lesson 3c where it runs (its dispatch falls back to 3b)
     return segment_size <= kScanOneBlockUpTo ? DeviceScanAlgorithm::block_scan
                                              : DeviceScanAlgorithm::grid_warp_specialised;
+  if (fp32_output && odd_size_for_walk(segment_size, kScanBlockFrom)) return DeviceScanAlgorithm::ragged;
   if (segment_size < kScanBlockFrom && kWarpLevel) return DeviceScanAlgorithm::warp_level;
   // Enough segments to keep every SM busy for several waves: a block per segment, no look-back.
   if (segment_size >= kScanBlockFrom && num_segments >= block_scan_min_segments())

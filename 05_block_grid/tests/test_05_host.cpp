@@ -70,6 +70,20 @@ TEST_CASE("what each algorithm takes, and the automatic choice") {
   if (from - 1 >= 2)
     CHECK(tcu::choose_device_scan_algorithm(from - 1, 1 << 22, true) == DeviceScanAlgorithm::segmented_lookback);
   CHECK(tcu::choose_device_scan_algorithm(from, 1000, true) != DeviceScanAlgorithm::block_scan);
+  // Odd sizes (not a multiple of 8; or, below the warp level's range, not a power of two) take
+  // the ragged walk; powers of two, sizes up to 16 and fp16-output scans keep theirs.
+  for (std::int64_t s : {17, 24, 100, 255, 257, 12345, (1 << 20) + 1}) {
+    CHECK(tcu::choose_device_reduce_algorithm(1 << 12, s) == DeviceReduceAlgorithm::ragged);
+    CHECK(tcu::choose_device_scan_algorithm(1 << 12, s, true) == DeviceScanAlgorithm::ragged);
+    CHECK(tcu::choose_device_scan_algorithm(1 << 12, s, false) != DeviceScanAlgorithm::ragged);
+  }
+  CHECK(tcu::choose_device_scan_algorithm(1 << 12, 1000, true) == DeviceScanAlgorithm::ragged);
+  for (std::int64_t s : {5, 16, 32, 256, 512, 1024, 4096, 1 << 16}) {
+    CHECK(tcu::choose_device_reduce_algorithm(1 << 12, s) != DeviceReduceAlgorithm::ragged);
+    CHECK(tcu::choose_device_scan_algorithm(1 << 12, s, true) != DeviceScanAlgorithm::ragged);
+  }
+  CHECK(tcu::choose_device_reduce_algorithm(1 << 12, 1000) != DeviceReduceAlgorithm::ragged);
+  CHECK(tcu::choose_device_reduce_algorithm(1, 17) != DeviceReduceAlgorithm::ragged);
 }
 
 TEST_CASE("invalid arguments are cudaErrorInvalidValue, zero elements success (no GPU needed)") {

@@ -17,6 +17,47 @@ if [ -x "$BUILD/bin/05_block_grid" ]; then
   else
     echo "05: no $L05 (newest CCCL not fetched or not built): cub_latest_* rows skipped" | tee -a "$LOG" >&2
   fi
+  # The fixed-size API at odd segment sizes (not multiples of 8, or below the warp level's range
+  # not powers of two): the API's choice, which takes lessons 5 and 6's ragged walk there, next to
+  # the warp level of chapters 03/04 that it replaced there (segmented_odd_sizes.csv).
+  odd05() {
+    local op a
+    for op in segmented_reduce segmented_scan; do
+      for a in auto warp_level; do
+        "$X05" --n 2^28 --op $op --algo $a --segment-size 17,24,100,255,257,1000,12345 --repeat 10 \
+          --csv "$RES/odd_${op}_$a.csv" >> "$RES/segmented_odd_sizes_output.txt" || return 1
+      done
+    done
+    python3 - "$RES" <<'PY'
+import csv, glob, os, sys
+res = sys.argv[1]
+files = sorted(glob.glob(os.path.join(res, "odd_segmented_*.csv")))
+rows, seen = [], set()
+for f in files:  # each run adds the baselines again: keep their first rows
+    for r in csv.DictReader(open(f)):
+        key = (r["op"], r["segment_size"], r["algo"], r["out_type"])
+        if key not in seen:
+            seen.add(key)
+            rows.append(r)
+with open(os.path.join(res, "segmented_odd_sizes.csv"), "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+    w.writeheader()
+    w.writerows(sorted(rows, key=lambda r: (r["op"], int(r["segment_size"]), r["algo"])))
+for name in files:
+    os.remove(name)
+PY
+  }
+  step "05 fixed odd sizes 17 … 12345, n=2^28: auto and warp_level" "$LOG" odd05
+  # Ragged segments: the offset API over eight length distributions at n = 2^28, against CUB's
+  # segmented reduce and scan-by-key, and the newest CCCL's segmented reduce and scan.
+  step "05 ragged segments (--ragged), vs CUB" "$LOG" sh -c \
+    "'$X05' --ragged --repeat 10 --csv '$RES/ragged_segments.csv' > '$RES/ragged_segments_output.txt'"
+  if [ -x "$L05" ]; then
+    step "05 ragged segments, CUB rows built against the newest CCCL" "$LOG" sh -c \
+      "'$L05' --ragged --baselines-only cub --repeat 10 --csv '$RES/ragged_segments_cccl_latest.csv' > '$RES/ragged_segments_cccl_latest_output.txt'"
+    step "05 merge cub_latest_* rows into ragged_segments.csv" "$LOG" merge_cccl_latest \
+      "$RES/ragged_segments.csv" "$RES/ragged_segments_cccl_latest.csv" "$RES/ragged_segments_cccl_latest_output.txt"
+  fi
   # The profile behind the scan's distance from the copy: the single-pass scans' launches (the
   # look-back, and the look-back with a load warp; fp32 and fp16 outputs) and CUB's DeviceScan
   # next to them (the newest CCCL's deterministic scan too), one profiled launch each: DRAM
