@@ -2,12 +2,14 @@
 // any lengths in one launch. The flat array is walked in aligned block tiles
 // whatever the segments; the offsets only mark heads (segment starts) and the elements outside
 // every segment (`off`: zero, never written). One chunk of the covered range per block:
-//   1. range: one pass over the offsets: the covered range [lo, hi), ordered or not (ragged_common.cu)
+//   1. ends:  one block reads the offsets from the two ends: the covered range [lo, hi) (ragged_common.cu)
 //   2. tails: each chunk sums the segment that runs on past its end, over its part (8 blocks)
 //   3. walk:  each block walks its chunk's block tiles with a carry: per tile the marks, lane
 //             scans (8 elements each, restarting at heads), a flagged shuffle scan, the warps'
 //             carries; the carry into the chunk: the tails of the chunks before, back to the one
-//             holding the segment's start (fixed order)
+//             holding the segment's start (fixed order). The walk checks the order of the
+//             segments it marks before a tile's stores; the last block, that the blocks' checks
+//             left no segment out. So the offsets are read once, and no store reaches a gap.
 // Why lane scans and not the tensor cores' row scans A·U: the stores want each lane's 8 consecutive
 // results, and WMMA's accumulator reaches that layout only through shared memory (the tile staged,
 // R stored and read back). That round trip cost more than the 8 adds; lesson 3c keeps its tile in
@@ -135,6 +137,7 @@ struct RaggedMarks {
   unsigned head[kRaggedWords];  // a segment starts here
   unsigned off[kRaggedWords];   // not part of the chunk's segments: neither read nor written
   long long next;               // the first segment starting at or after the block tile
+  int disordered;               // a segment marked here is out of order: nothing may be written
 };
 
 // The 32-byte sector of out holding element i into L2 (a hint: no fault, no value changes). Hopper
@@ -154,13 +157,16 @@ __device__ __forceinline__ void sector_into_l2(const OutT* out, std::int64_t i) 
 // A gap's end sectors of `out` are written only in part: they are read into L2 now, so that the
 // stores complete them there (a sector left partial costs a read-modify-write in DRAM at eviction,
 // stalling the stores behind it: the with_empty distribution's scans ran at half the copy).
+// The order is checked on the way: each segment marked must end by the next one's start, and the
+// first must start by va; then every element not marked off lies in a segment marked here, and
+// the tile's stores never reach a gap. A failed check sets mk.disordered (the walk then stops).
 // Returns (every thread) the first segment that starts at or after the block tile's end (ns if none).
 template <class Off, class OutT>
 __device__ std::int64_t mark_block_tile(RaggedMarks& mk, const Off& off, std::int64_t ns, std::int64_t cur,
                                         std::int64_t t0, std::int64_t va, std::int64_t vb, const OutT* out) {
   const std::int64_t t1 = t0 + kRaggedTileElems;
   for (int i = threadIdx.x; i < kRaggedWords; i += blockDim.x) mk.head[i] = mk.off[i] = 0;
-  if (threadIdx.x == 0) mk.next = ns;
+  if (threadIdx.x == 0) mk.next = ns, mk.disordered = 0;
   __syncthreads();
   if (threadIdx.x == 0) {  // outside the chunk
     set_bits(mk.off, 0, static_cast<int>(va - t0));
@@ -168,6 +174,7 @@ __device__ std::int64_t mark_block_tile(RaggedMarks& mk, const Off& off, std::in
   }
   for (std::int64_t s = cur + threadIdx.x; s < ns; s += blockDim.x) {
     const std::int64_t b = off.begin(s);
+    if (s == cur && b > va) mk.disordered = 1;  // elements before it would belong to no segment marked
     if (b >= t1) {
       atomicMin(&mk.next, static_cast<long long>(s));
       break;
@@ -175,6 +182,7 @@ __device__ std::int64_t mark_block_tile(RaggedMarks& mk, const Off& off, std::in
     const std::int64_t e = off.end(s);
     if (e > b && b >= va && b < vb) set_bits(mk.head, static_cast<int>(b - t0), static_cast<int>(b - t0 + 1));
     const std::int64_t g0 = e > va ? e : va, gap_end = s + 1 < ns ? off.begin(s + 1) : vb;  // the gap after s
+    if (s + 1 < ns && e > gap_end) mk.disordered = 1;  // runs past the next one's start
     const std::int64_t g1 = gap_end < vb ? gap_end : vb;
     if (g0 < g1) {
       set_bits(mk.off, static_cast<int>(g0 - t0), static_cast<int>(g1 - t0));
@@ -236,6 +244,7 @@ struct alignas(128) WalkSmem {
   int warp_head[tc::kBlockWarps];
   double block_carry;  // a chunk carries across thousands of block tiles: no fp32 chain of roundings
   long long s_open, cursor;
+  int last_block;
 };
 
 // One tile's results to out[first …], through the warp's scratch: whole 512-byte rows of stores
@@ -269,18 +278,48 @@ __device__ void write_tile(OutT* out, std::int64_t first, const float (&v)[8], u
   __syncwarp();
 }
 
+// The segments a block marked: [from, to) had their order checked (from = -1: an empty chunk).
+struct ChunkSpan {
+  long long from, to;
+};
+// Each block's span, then the last block to finish checks that the spans abut and cover the
+// non-empty segments from the first to the last: the walk found its chunks' segments by searches
+// that assume order, so unordered offsets can leave segments no block checked. Any gap between
+// spans sends the call to the fallback (which writes every segment again).
+__device__ void check_spans(tc::RaggedRange* range, ChunkSpan* spans, ChunkSpan mine, int* last_block) {
+  if (threadIdx.x == 0) {
+    spans[blockIdx.x] = mine;
+    __threadfence();
+    *last_block = atomicAdd(&range->walked, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!*last_block) return;
+  __threadfence();
+  const long long first = __ldcg(&range->first), last = __ldcg(&range->last);
+  bool bad = false;
+  const int blocks = static_cast<int>(gridDim.x);
+  for (int b = threadIdx.x; b < blocks; b += blockDim.x) {  // the empty chunks come last (array_chunk)
+    const long long from = __ldcg(&spans[b].from), to = __ldcg(&spans[b].to);
+    if (from < 0) continue;
+    bad |= b == 0 ? from > first : from > __ldcg(&spans[b - 1].to);
+    if (b + 1 == blocks || __ldcg(&spans[b + 1].from) < 0) bad |= to < last;
+  }
+  if (__syncthreads_or(bad) && threadIdx.x == 0) atomicOr(&range->disordered, 1u);
+}
+
 template <class OutT, class Off, bool kInclusive>
 __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: more offset loads in flight
     ragged_walk_kernel(const __half* __restrict__ in, OutT* __restrict__ out, std::int64_t ns, Off off,
-                       const tc::RaggedRange* range, int chunks, const ChunkTail* tails) {
+                       tc::RaggedRange* range, int chunks, const ChunkTail* tails, ChunkSpan* spans) {
   __shared__ WalkSmem sm;
   const tc::RaggedRange r = *range;
   if (r.disordered) return;
   const tc::ArrayChunk c = array_chunk<kRaggedTileElems>(r, chunks, blockIdx.x);
-  if (c.first >= c.last) return;
+  if (c.first >= c.last) return check_spans(range, spans, ChunkSpan{-1, -1}, &sm.last_block);
   const int lane = tc::lane_id(), warp = tc::warp_in_block();
-  if (warp == 0) {  // where the chunk lies among the segments
-    const std::int64_t first = warp_search(0, ns, [&](std::int64_t s) { return off.end(s) > c.first; }, lane);
+  if (warp == 0) {  // where the chunk lies among the segments: the first one past its start, or empty at it
+    const std::int64_t first =
+        warp_search(0, ns, [&](std::int64_t s) { return off.end(s) > c.first || off.begin(s) >= c.first; }, lane);
     if (lane == 0) {
       sm.s_open = first < ns && off.begin(first) < c.first ? first : -1;  // began in an earlier chunk
       sm.cursor = first > 0 ? first - 1 : 0;
@@ -293,6 +332,8 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: mor
     if (lane == 0) sm.block_carry = carry;
   }
   std::int64_t cur = sm.cursor;
+  const long long from = cur;
+  long long to = cur;
   const bool aligned = tc::aligned16(in);
   const int warp_first = warp * kRaggedWarpTiles * kTileElems + lane * tc::kPieceElems;  // in the block tile
   tc::Piece next[kRaggedWarpTiles];
@@ -308,6 +349,10 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: mor
     const std::int64_t vb = t0 + kRaggedTileElems < c.last ? t0 + kRaggedTileElems : c.last;
     // 1. the marks: heads, off, last elements (from the offsets that fall in the block tile)
     const std::int64_t following = mark_block_tile(sm.marks, off, ns, cur, t0, va, vb, out);
+    if (sm.marks.disordered) {  // (the same value in every thread) the fallback writes every segment
+      if (threadIdx.x == 0) atomicOr(&range->disordered, 1u);
+      return;
+    }
     // 2. the lanes' elements, `off` ones zeroed; the next block tile's loads go out
     float x[kRaggedWarpTiles][8];
     unsigned heads[kRaggedWarpTiles], offs[kRaggedWarpTiles];
@@ -362,8 +407,10 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: mor
       before = __shfl_sync(tc::kFullMask, v[k][7], tc::kWarpSize - 1);
     }
     cur = following - 1 > cur ? following - 1 : cur;
+    to = following;
     __syncthreads();  // the marks and the shared tiles are free for the next block tile
   }
+  check_spans(range, spans, ChunkSpan{from, to}, &sm.last_block);
 }
 
 // Range, tails, walk (then, for offset arrays, the fallback, which returns at once when the
@@ -374,15 +421,18 @@ cudaError_t ragged_scan(const __half* in, OutT* out, std::int64_t ns, Off off, b
   auto* walk = inclusive ? ragged_walk_kernel<OutT, Off, true> : ragged_walk_kernel<OutT, Off, false>;
   const int chunks = resident_grid_size(reinterpret_cast<const void*>(walk), kBlockThreads, 1 << 30);  // a wave
   TempBuffer<unsigned char> temp;
-  constexpr std::size_t kRangeBytes = 64;  // the RaggedRange, then the chunks' tails
-  if (cudaError_t e = temp.allocate(std::int64_t(kRangeBytes + chunks * kTailParts * sizeof(ChunkTail)), stream); e != cudaSuccess)
+  constexpr std::size_t kRangeBytes = 64;  // the RaggedRange, then the chunks' tails, then their spans
+  const std::size_t tail_bytes = chunks * kTailParts * sizeof(ChunkTail);
+  if (cudaError_t e = temp.allocate(std::int64_t(kRangeBytes + tail_bytes + chunks * sizeof(ChunkSpan)), stream);
+      e != cudaSuccess)
     return e;
   auto* range = reinterpret_cast<RaggedRange*>(temp.get());
   auto* tails = reinterpret_cast<ChunkTail*>(temp.get() + kRangeBytes);
+  auto* spans = reinterpret_cast<ChunkSpan*>(temp.get() + kRangeBytes + tail_bytes);
   if (cudaError_t e = find(range); e != cudaSuccess) return e;
   ragged_tails_kernel<Off><<<chunks * kTailParts, kBlockThreads, 0, stream>>>(in, ns, off, range, chunks, tails);
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-  walk<<<chunks, kBlockThreads, 0, stream>>>(in, out, ns, off, range, chunks, tails);
+  walk<<<chunks, kBlockThreads, 0, stream>>>(in, out, ns, off, range, chunks, tails, spans);
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   return fallback(range);
 }
@@ -392,7 +442,7 @@ cudaError_t ragged_scan(const __half* in, OutT* out, std::int64_t ns, Off off, b
 template <class OutT, class OffsetT>
 cudaError_t launch_ragged_scan(const __half* in, OutT* out, std::int64_t ns, const OffsetT* begin, const OffsetT* end,
                                bool inclusive, cudaStream_t stream) {
-  auto find = [&](RaggedRange* r) { return find_ragged_range(r, begin, end, ns, nullptr, stream); };
+  auto find = [&](RaggedRange* r) { return find_ragged_ends(r, begin, end, ns, nullptr, stream); };
   auto fallback = [&](const RaggedRange* r) { 
     return ragged_scan_fallback(in, out, ns, begin, end, inclusive, r, stream);
   };

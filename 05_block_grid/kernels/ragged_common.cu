@@ -1,6 +1,6 @@
-// What lessons 5 and 6 (ragged segments) share and do not teach: the passes over the offsets that
-// find the covered range and check the order, and the warp-per-segment fallback for segments that
-// are unordered or overlap.
+// What lessons 5 and 6 (ragged segments) share and do not teach: the block that reads the offsets
+// at the two ends (the covered range), and the warp-per-segment fallback for segments that are
+// unordered or overlap.
 #include <climits>
 
 #include "05_block_grid/kernels/ragged_launchers.hpp"
@@ -11,40 +11,12 @@
 namespace tcu::detail::device {
 namespace {
 
-template <class T>
-__global__ void ragged_range_kernel(const T* __restrict__ begin, const T* __restrict__ end, std::int64_t ns,
-                                    tc::RaggedRange* range, float* zero_empty) {
-  unsigned long long lo = ~0ull, hi = 0;
-  unsigned disordered = 0;
-  for (std::int64_t s = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; s < ns;
-       s += std::int64_t(gridDim.x) * blockDim.x) {
-    const std::int64_t b = begin[s], e = end[s];
-    if (e > b) {
-      if (b < 0) disordered = 1;
-      lo = min(lo, static_cast<unsigned long long>(b));
-      hi = max(hi, static_cast<unsigned long long>(e));
-    } else if (zero_empty) {
-      zero_empty[s] = 0.0f;  // an empty segment sums to 0
-    }
-    if (s + 1 < ns && (e > b ? e : b) > static_cast<std::int64_t>(begin[s + 1])) disordered = 1;
-  }
-#pragma unroll
-  for (int o = tc::kWarpSize / 2; o > 0; o /= 2) {
-    lo = min(lo, __shfl_xor_sync(tc::kFullMask, lo, o));
-    hi = max(hi, __shfl_xor_sync(tc::kFullMask, hi, o));
-    disordered |= __shfl_xor_sync(tc::kFullMask, disordered, o);
-  }
-  if (tc::lane_id() == 0) {
-    if (hi > 0) atomicMin(&range->lo, lo);
-    if (hi > 0) atomicMax(&range->hi, hi);
-    if (disordered) atomicOr(&range->disordered, 1u);
-  }
-}
+// The range of the fixed-size API: segment s is [s·size, (s + 1)·size).
 __global__ void fixed_range_kernel(tc::RaggedRange* range, std::int64_t ns, std::int64_t size) {
   *range = tc::RaggedRange{0, static_cast<unsigned long long>(ns * size), 0, 0, ns - 1};
 }
 
-// Lesson 5's range, from the two ends only: one block reads the offsets from the front up to the
+// The range, from the two ends only: one block reads the offsets from the front up to the
 // first non-empty segment and from the back down to the last, checks the order of what it reads
 // and writes 0 for the empty segments there. The walk checks the order of everything between, so
 // the offsets are read once. More than kEndsWindows × kEndsThreads empty segments at an end: the
@@ -74,8 +46,8 @@ __global__ void __launch_bounds__(kEndsThreads)
           disordered |= b < 0;
           if (side == 0) atomicMin(&found[0], static_cast<long long>(s));
           else atomicMax(&found[1], static_cast<long long>(s));
-        } else {
-          zero_empty[s] = 0.0f;
+        } else if (zero_empty) {
+          zero_empty[s] = 0.0f;  // an empty segment sums to 0 (scans write nothing)
         }
         if (s + 1 < ns && (e > b ? e : b) > static_cast<std::int64_t>(begin[s + 1])) disordered = true;
       }
@@ -151,15 +123,6 @@ int fallback_grid(std::int64_t ns) { return tc::grid_for(ceil_div(ns, tc::kBlock
 }  // namespace
 
 template <class T>
-cudaError_t find_ragged_range(tc::RaggedRange* range, const T* begin, const T* end, std::int64_t ns, float* zero_empty,
-                              cudaStream_t stream) {
-  if (cudaError_t e = cudaMemsetAsync(range, 0, sizeof(tc::RaggedRange), stream); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaMemsetAsync(&range->lo, 0xff, sizeof(range->lo), stream); e != cudaSuccess) return e;
-  ragged_range_kernel<T><<<tc::grid_for(ceil_div(ns, tc::kBlockThreads), 8), tc::kBlockThreads, 0, stream>>>(
-      begin, end, ns, range, zero_empty);
-  return cudaGetLastError();
-}
-template <class T>
 cudaError_t find_ragged_ends(tc::RaggedRange* range, const T* begin, const T* end, std::int64_t ns, float* zero_empty,
                              cudaStream_t stream) {
   ragged_ends_kernel<T><<<1, kEndsThreads, 0, stream>>>(begin, end, ns, range, zero_empty);
@@ -185,8 +148,6 @@ cudaError_t ragged_scan_fallback(const __half* in, OutT* out, std::int64_t ns, c
 }
 
 #define TCU_RAGGED_COMMON(T)                                                                                      \
-  template cudaError_t find_ragged_range<T>(tc::RaggedRange*, const T*, const T*, std::int64_t, float*,           \
-                                            cudaStream_t);                                                        \
   template cudaError_t find_ragged_ends<T>(tc::RaggedRange*, const T*, const T*, std::int64_t, float*,            \
                                            cudaStream_t);                                                         \
   template cudaError_t ragged_reduce_fallback<T>(const __half*, float*, std::int64_t, const T*, const T*,         \

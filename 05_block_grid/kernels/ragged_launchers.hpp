@@ -29,12 +29,9 @@ cudaError_t launch_ragged_scan_fixed(const __half* in, OutT* out, std::int64_t n
                                      bool inclusive, cudaStream_t stream);
 
 // ---- shared by both lessons (ragged_common.cu) ----
-// The covered range of the offsets and whether the segments are ordered (each starts at or after
-// the previous one's end), into *range; zero_empty (reductions): 0 into out[s] of every empty s.
-template <class OffsetT>
-cudaError_t find_ragged_range(tc::RaggedRange* range, const OffsetT* begin, const OffsetT* end,
-                              std::int64_t num_segments, float* zero_empty, cudaStream_t stream);
-// Lesson 5: the same from the two ends only; the walk checks the order between them.
+// The covered range of the offsets into *range, from the two ends only: one block reads them up to
+// the first and down to the last non-empty segment and checks the order there (the walks check the
+// rest); zero_empty (reductions): 0 into out[s] of every empty s it reads.
 template <class OffsetT>
 cudaError_t find_ragged_ends(tc::RaggedRange* range, const OffsetT* begin, const OffsetT* end,
                              std::int64_t num_segments, float* zero_empty, cudaStream_t stream);

@@ -44,7 +44,8 @@ struct RaggedRange {
   unsigned long long lo;  // the first element of a non-empty segment (all ones: none)
   unsigned long long hi;  // one past the last element of a non-empty segment
   unsigned disordered;    // 1: a segment starts before the previous one ends (the fallback runs)
-  long long first, last;  // lesson 5: the first and the last non-empty segment (-1: none)
+  long long first, last;  // the first and the last non-empty segment (-1: none)
+  unsigned walked;        // lesson 6: blocks done walking (the last one checks their spans abut)
 };
 
 // A chunk of the covered range: [first, last), empty when first >= last.
