@@ -281,7 +281,7 @@ TEST_CASE("ragged: unordered segments with gaps far from the ends, scans too") {
 
 TEST_CASE("ragged: many empty segments at the ends, empty ones anywhere") {
   const Segs base = lengths_1_to_40(100003);
-  for (std::int64_t count : {1000, 40000}) {  // 40000: more than the range kernel reads from an end
+  for (std::int64_t count : {1000, 40000}) {  // 40000: more than the ends kernel reads from an end
     Segs lead, trail;
     lead.n = trail.n = base.n + 10;
     for (std::int64_t i = 0; i < count; ++i) lead.b.push_back(3 * i / count), lead.e.push_back(0);  // empty: 0, 1, 2
