@@ -364,6 +364,75 @@ TEST_CASE("lesson 5's order check raises no false alarm on ordered segments") {
       }
 }
 
+// Lesson 6's order checks, modelled on ordered segments. Per block tile: the first segment marked
+// starts by the tile's first owned element, and each one marked ends by the next one's start. Per
+// chunk (array_chunk's cut): its span of segments, from the search over its first element to the
+// first segment starting at or after its last tile; the spans must abut and cover the first to
+// the last non-empty segment. Any failure sends the call to the fallback: a false alarm would not
+// show in a GPU test's results, only in the time.
+bool lesson6_checks_pass(const bd::RaggedSegments& s, int chunks) {
+  const std::int64_t ns = s.num_segments();
+  auto E = [&](std::int64_t k) { return std::max(s.begin[k], s.end[k]); };  // end, clamped
+  std::int64_t first = -1, last = -1;
+  for (std::int64_t k = 0; k < ns; ++k)
+    if (s.end[k] > s.begin[k]) last = k, first = first < 0 ? k : first;
+  if (first < 0) return true;  // nothing to walk
+  constexpr std::int64_t kTile = 4096;
+  const std::int64_t lo = s.begin[first], hi = s.end[last], t0 = lo / kTile * kTile;
+  const std::int64_t len = ((hi - t0 + chunks - 1) / chunks + kTile - 1) / kTile * kTile;
+  auto first_true = [&](std::int64_t a, auto pred) {  // pred false … true over [a, ns): the first true one
+    std::int64_t z = ns;
+    while (a < z) {
+      const std::int64_t m = a + (z - a) / 2;
+      if (pred(m)) z = m;
+      else a = m + 1;
+    }
+    return a;
+  };
+  std::int64_t prev_to = -1;
+  for (int b = 0; b < chunks; ++b) {
+    const std::int64_t c0 = std::max(t0 + b * len, lo), c1 = std::min(t0 + (b + 1) * len, hi);
+    if (c0 >= c1) break;  // the empty chunks come last
+    const std::int64_t start = first_true(0, [&](std::int64_t k) { return E(k) > c0 || s.begin[k] >= c0; });
+    std::int64_t cur = start > 0 ? start - 1 : 0, to = cur;
+    if (b == 0 ? cur > first : cur > prev_to) return false;  // the spans abut
+    for (std::int64_t t = c0 / kTile * kTile; t < c1; t += kTile) {
+      const std::int64_t va = std::max(t, c0);
+      if (s.begin[cur] > va) return false;
+      const std::int64_t next = first_true(cur, [&](std::int64_t k) { return s.begin[k] >= t + kTile; });
+      for (std::int64_t k = cur; k < next; ++k)
+        if (k + 1 < ns && E(k) > s.begin[k + 1]) return false;
+      cur = std::max(cur, next - 1);
+      to = next;
+    }
+    prev_to = to;
+  }
+  return prev_to >= last;
+}
+
+TEST_CASE("lesson 6's order checks raise no false alarm on ordered segments") {
+  for (const std::string& dist : bd::ragged_distributions())
+    for (std::int64_t n : {std::int64_t(5000), std::int64_t(200003)})
+      for (int chunks : {1, 7, 64, 528}) {
+        bd::RaggedSegments s = bd::make_ragged_segments(dist, n, 5);
+        INFO(dist << " n=" << n << " chunks=" << chunks);
+        CHECK(lesson6_checks_pass(s, chunks));
+        for (int i = 0; i < 30; ++i) {  // empty segments at both ends, the trailing ones past the array
+          s.begin.insert(s.begin.begin(), 0), s.end.insert(s.end.begin(), 0);
+          s.begin.push_back(n + i), s.end.push_back(n);
+        }
+        CHECK(lesson6_checks_pass(s, chunks));
+      }
+  // two empty segments at every block tile's start (where chunks start), segments of 128 between
+  bd::RaggedSegments s;
+  s.n = 100000;
+  for (std::int64_t at = 0; at + 128 <= s.n; at += 128) {
+    for (int i = 0; i < (at % 4096 == 0 ? 2 : 0); ++i) s.begin.push_back(at), s.end.push_back(at);
+    s.begin.push_back(at), s.end.push_back(at + 128);
+  }
+  for (int chunks : {1, 3, 12}) CHECK(lesson6_checks_pass(s, chunks));
+}
+
 TEST_CASE("chunks cover the range exactly, in whole block tiles") {
   for (std::int64_t lo : {0, 5, 4096, 123457})
     for (std::int64_t len : {1, 4095, 4097, 1000003})
