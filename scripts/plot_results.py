@@ -756,6 +756,48 @@ def plot_ragged(rows, png, plt, run, csv_name):
     save(fig, png)
 
 
+def plot_odd_sizes(rows, png, plt, run, csv_name):
+    """Chapter 05's fixed-size API at odd segment sizes: per size, % of the limit of auto (which
+    takes the ragged walk there), the warp level of chapters 03/04 it replaced, and the library
+    baselines that were run; sums against the read stream, scans (fp32 outputs) against the copy."""
+    roles = [("auto", "auto (the API's choice: the ragged walk, but for the sums of 1000)", "black", None),
+             ("tc", "warp level of chapters 03/04 (the choice before)", "#0072B2", None),
+             ("toolkit_cub", "toolkit's CUB{}", "#D55E00", "//"),
+             ("thrust", "Thrust (toolkit)", "#E69F00", "\\\\")]
+
+    def role_of(algo):
+        c = category(algo)
+        if c == "toolkit":
+            return "thrust" if algo.startswith("thrust_") else "toolkit_cub"
+        return {"auto": "auto", "tc": "tc"}.get(c, "toolkit_cub")
+    panels = [(op, title, xlabel) for op, title, xlabel in (
+        ("segmented_reduce", "Segmented sums", "% of the read-stream bandwidth"),
+        ("segmented_scan", "Segmented scans (fp32 outputs)", "% of the copy bandwidth (bytes read + written)"))
+        if any(r["op"] == op for r in rows)]
+    if not panels:
+        raise NothingToDraw
+    sizes = sorted({int(r["segment_size"]) for r in rows})
+    fig, axes = plt.subplots(1, len(panels), figsize=(7.0 * len(panels), 1.4 + 0.24 * len(roles) * len(sizes)),
+                             squeeze=False)
+    bad, used = 0, set()
+    for ax, (op, title, xlabel) in zip(axes[0], panels):
+        sel = [r for r in rows if r["op"] == op and r["out_type"] in ("fp32", "float")]
+        present = {role_of(r["algo"]) for r in sel}
+        used |= present
+        groups = [(f"segments of {s:,}", [r for r in sel if int(r["segment_size"]) == s]) for s in sizes]
+        bad += role_bars(ax, groups, [r for r in roles if r[0] in present], role_of, xlabel, title)
+    n = max(int(r["n"]) for r in rows)
+    fig.suptitle(f"Odd segment sizes through the fixed-size API, n ≈ {pow2_tex(1 << round(math.log2(n)))}: "
+                 f"the ragged walk against the warp level\n(fp16 input; {run.gpu(csv_name)}; 100 % = the probe "
+                 f"of the same run)", fontsize=12.5)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    checked = all(check_state(r) == "ok" for r in rows if "baseline" not in (r.get("pass") or ""))
+    note = ("Every row checked against an FP64 reference. " if checked else "") + \
+        (f"{plural(bad, 'row')} without a value or with a failed check not drawn." if bad else "")
+    role_legend(fig, plt, [r for r in roles if r[0] in used], run, csv_name, note)
+    save(fig, png)
+
+
 # ----------------------------------------------------------------------------------------------
 # Bandwidth, GEMM, unified memory
 # ----------------------------------------------------------------------------------------------
@@ -938,6 +980,8 @@ def draw_one(name, rows, cols, png, plt, run):
     """Draw the figure of one CSV; False when no figure knows its columns."""
     if name == "bandwidth.csv":
         plot_bandwidth(rows, png, plt, run, name)
+    elif name == "segmented_odd_sizes.csv":
+        plot_odd_sizes(rows, png, plt, run, name)
     elif {"op", "distribution", "algo", "mean_length", "pct_of_limit"} <= cols:
         plot_ragged(rows, png, plt, run, name)
     elif {"op", "algo", "n", "segment_size", "pct_of_limit"} <= cols:
