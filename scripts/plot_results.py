@@ -672,6 +672,15 @@ def role_legend(fig, plt, roles, run, csv_name, note):
     legend_below(fig, handles, labels, ncol=3, note=note.strip())
 
 
+def device_role(algo):
+    """The role of a chapter-05 row in role_bars: auto, tc (another tensor-core variant), toolkit_cub,
+    latest (the newest CCCL's CUB) or thrust."""
+    c = category(algo)
+    if c == "toolkit":
+        return "thrust" if algo.startswith("thrust_") else "toolkit_cub"
+    return {"auto": "auto", "tc": "tc", "latest": "latest"}.get(c, "toolkit_cub")
+
+
 def plot_device_at_n(rows, png, plt, run, csv_name):
     """Chapter 05 at one n: for each operation, % of its limit: auto, the fastest other tensor-core
     variant, the toolkit's CUB, the newest CUB and Thrust (bars, each named)."""
@@ -693,13 +702,7 @@ def plot_device_at_n(rows, png, plt, run, csv_name):
              ("latest", "newest CUB{}", "#8C564B", ".."),
              ("thrust", "Thrust (toolkit)", "#E69F00", "\\\\")]
 
-    def role_of(algo):
-        c = category(algo)
-        if c == "toolkit":
-            return "thrust" if algo.startswith("thrust_") else "toolkit_cub"
-        return {"auto": "auto", "tc": "tc", "latest": "latest"}.get(c, "toolkit_cub")
-
-    present = {role_of(r["algo"]) for r in rows}
+    present = {device_role(r["algo"]) for r in rows}
     roles = [r for r in roles if r[0] in present]
     panels = sorted({g[0] for g in groups})
     if not panels:
@@ -709,7 +712,7 @@ def plot_device_at_n(rows, png, plt, run, csv_name):
                              squeeze=False)
     bad = 0
     for ax, p in zip(axes[0], panels):
-        bad += role_bars(ax, [(label, g) for q, label, g in groups if q == p], roles, role_of,
+        bad += role_bars(ax, [(label, g) for q, label, g in groups if q == p], roles, device_role,
                          "% of the read-stream bandwidth" if p == 0 else "% of the copy bandwidth (bytes read + written)",
                          "Reductions" if p == 0 else "Scans")
     fig.suptitle(f"Device-wide API at n = {pow2_tex(n)}: which algorithm is fastest for each operation?\n"
@@ -765,11 +768,6 @@ def plot_odd_sizes(rows, png, plt, run, csv_name):
              ("toolkit_cub", "toolkit's CUB{}", "#D55E00", "//"),
              ("thrust", "Thrust (toolkit)", "#E69F00", "\\\\")]
 
-    def role_of(algo):
-        c = category(algo)
-        if c == "toolkit":
-            return "thrust" if algo.startswith("thrust_") else "toolkit_cub"
-        return {"auto": "auto", "tc": "tc"}.get(c, "toolkit_cub")
     panels = [(op, title, xlabel) for op, title, xlabel in (
         ("segmented_reduce", "Segmented sums", "% of the read-stream bandwidth"),
         ("segmented_scan", "Segmented scans (fp32 outputs)", "% of the copy bandwidth (bytes read + written)"))
@@ -782,10 +780,10 @@ def plot_odd_sizes(rows, png, plt, run, csv_name):
     bad, used = 0, set()
     for ax, (op, title, xlabel) in zip(axes[0], panels):
         sel = [r for r in rows if r["op"] == op and r["out_type"] in ("fp32", "float")]
-        present = {role_of(r["algo"]) for r in sel}
+        present = {device_role(r["algo"]) for r in sel}
         used |= present
         groups = [(f"segments of {s:,}", [r for r in sel if int(r["segment_size"]) == s]) for s in sizes]
-        bad += role_bars(ax, groups, [r for r in roles if r[0] in present], role_of, xlabel, title)
+        bad += role_bars(ax, groups, [r for r in roles if r[0] in present], device_role, xlabel, title)
     n = max(int(r["n"]) for r in rows)
     fig.suptitle(f"Odd segment sizes through the fixed-size API, n ≈ {pow2_tex(1 << round(math.log2(n)))}: "
                  f"the ragged walk against the warp level\n(fp16 input; {run.gpu(csv_name)}; 100 % = the probe "

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "05_block_grid/bench/ragged_offsets.hpp"
@@ -302,6 +304,40 @@ TEST_CASE("lesson 5's sums: warp chunks' parts joined in warp order, then in blo
     }
 }
 
+// What the two lessons' order-check models share: the search (pred false … true over [a, z): the
+// first true one, z if none), the clamped end, the first and last non-empty segment (-1: none).
+template <class Pred>
+std::int64_t first_true(std::int64_t a, std::int64_t z, Pred pred) {
+  while (a < z) {
+    const std::int64_t m = a + (z - a) / 2;
+    if (pred(m)) z = m;
+    else a = m + 1;
+  }
+  return a;
+}
+std::int64_t clamped_end(const bd::RaggedSegments& s, std::int64_t k) { return std::max(s.begin[k], s.end[k]); }
+std::pair<std::int64_t, std::int64_t> non_empty_ends(const bd::RaggedSegments& s) {
+  std::int64_t first = -1, last = -1;
+  for (std::int64_t k = 0; k < s.num_segments(); ++k)
+    if (s.end[k] > s.begin[k]) last = k, first = first < 0 ? k : first;
+  return {first, last};
+}
+// The ordered cases both models run on: every benchmark distribution at two sizes, as generated
+// and with 30 empty segments at both ends (the trailing ones past the array).
+template <class Check>
+void each_ordered_case(Check check) {
+  for (const std::string& dist : bd::ragged_distributions())
+    for (std::int64_t n : {std::int64_t(5000), std::int64_t(200003)}) {
+      bd::RaggedSegments s = bd::make_ragged_segments(dist, n, 5);
+      check(s, dist + " n=" + std::to_string(n));
+      for (int i = 0; i < 30; ++i) {
+        s.begin.insert(s.begin.begin(), 0), s.end.insert(s.end.begin(), 0);
+        s.begin.push_back(n + i), s.end.push_back(n);
+      }
+      check(s, dist + " n=" + std::to_string(n) + ", empty segments at both ends");
+    }
+}
+
 // Lesson 5's order check, modelled on ordered segments: its warps' runs of segments must abut, or
 // the call goes to the (slow) fallback. A warp's run starts at the search over its chunk's first
 // element and ends at the first segment its tiles did not finish (its last tile cut at the chunk's
@@ -309,26 +345,15 @@ TEST_CASE("lesson 5's sums: warp chunks' parts joined in warp order, then in blo
 // GPU test's results, only in the time.
 bool lesson5_runs_abut(const bd::RaggedSegments& s, int chunks) {
   const std::int64_t ns = s.num_segments();
-  auto E = [&](std::int64_t k) { return std::max(s.begin[k], s.end[k]); };  // end, clamped
-  std::int64_t first = -1, last = -1;
-  for (std::int64_t k = 0; k < ns; ++k)
-    if (s.end[k] > s.begin[k]) last = k, first = first < 0 ? k : first;
+  auto E = [&](std::int64_t k) { return clamped_end(s, k); };
+  const auto [first, last] = non_empty_ends(s);
   if (first < 0) return true;  // nothing to walk
   const std::int64_t lo = s.begin[first], hi = s.end[last], kCost = 32, kTile = 1024;
-  auto first_true = [&](auto pred) {  // pred false … true over the segments: the first true one (ns if none)
-    std::int64_t a = 0, z = ns;
-    while (a < z) {
-      const std::int64_t m = a + (z - a) / 2;
-      if (pred(m)) z = m;
-      else a = m + 1;
-    }
-    return a;
-  };
   const double total = double(hi - lo) + double(kCost) * double(ns);
   auto edge = [&](std::int64_t k) -> std::int64_t {
     if (k <= 0 || k >= chunks) return k <= 0 ? lo : hi;
     const std::int64_t t = static_cast<std::int64_t>(total * double(k) / double(chunks));
-    const std::int64_t j = first_true([&](std::int64_t k) { return s.begin[k] - lo + kCost * k >= t; });
+    const std::int64_t j = first_true(0, ns, [&](std::int64_t k) { return s.begin[k] - lo + kCost * k >= t; });
     std::int64_t p = lo + t - kCost * j;
     if (j > 0) p = std::max(p, s.begin[j - 1]);
     p = p / kTile * kTile;
@@ -338,10 +363,10 @@ bool lesson5_runs_abut(const bd::RaggedSegments& s, int chunks) {
   for (int b = 0; b < chunks; ++b) {
     const std::int64_t c0 = edge(b), c1 = edge(b + 1);
     // the kernel's search: the first segment ending after c0, or starting at or after it
-    const std::int64_t start = first_true([&](std::int64_t k) { return E(k) > c0 || s.begin[k] >= c0; });
+    const std::int64_t start = first_true(0, ns, [&](std::int64_t k) { return E(k) > c0 || s.begin[k] >= c0; });
     // the first segment the chunk's tiles (the last one cut at c1) did not finish
     const std::int64_t end =
-        c0 < c1 ? first_true([&](std::int64_t k) { return !(s.begin[k] < c1 && E(k) <= c1); }) : start;
+        c0 < c1 ? first_true(0, ns, [&](std::int64_t k) { return !(s.begin[k] < c1 && E(k) <= c1); }) : start;
     if (b == 0 && start > first) return false;
     if (b > 0 && start != prev_end) return false;
     prev_end = end;
@@ -350,18 +375,12 @@ bool lesson5_runs_abut(const bd::RaggedSegments& s, int chunks) {
 }
 
 TEST_CASE("lesson 5's order check raises no false alarm on ordered segments") {
-  for (const std::string& dist : bd::ragged_distributions())
-    for (std::int64_t n : {std::int64_t(5000), std::int64_t(200003)})
-      for (int chunks : {1, 7, 64, 4224}) {
-        bd::RaggedSegments s = bd::make_ragged_segments(dist, n, 5);
-        INFO(dist << " n=" << n << " chunks=" << chunks);
-        CHECK(lesson5_runs_abut(s, chunks));
-        for (int i = 0; i < 30; ++i) {  // empty segments at both ends, the trailing ones past the array
-          s.begin.insert(s.begin.begin(), 0), s.end.insert(s.end.begin(), 0);
-          s.begin.push_back(n + i), s.end.push_back(n);
-        }
-        CHECK(lesson5_runs_abut(s, chunks));
-      }
+  each_ordered_case([](const bd::RaggedSegments& s, const std::string& what) {
+    for (int chunks : {1, 7, 64, 4224}) {
+      INFO(what << " chunks=" << chunks);
+      CHECK(lesson5_runs_abut(s, chunks));
+    }
+  });
 }
 
 // Lesson 6's order checks, modelled on ordered segments. Per block tile: the first segment marked
@@ -372,34 +391,23 @@ TEST_CASE("lesson 5's order check raises no false alarm on ordered segments") {
 // show in a GPU test's results, only in the time.
 bool lesson6_checks_pass(const bd::RaggedSegments& s, int chunks) {
   const std::int64_t ns = s.num_segments();
-  auto E = [&](std::int64_t k) { return std::max(s.begin[k], s.end[k]); };  // end, clamped
-  std::int64_t first = -1, last = -1;
-  for (std::int64_t k = 0; k < ns; ++k)
-    if (s.end[k] > s.begin[k]) last = k, first = first < 0 ? k : first;
+  auto E = [&](std::int64_t k) { return clamped_end(s, k); };
+  const auto [first, last] = non_empty_ends(s);
   if (first < 0) return true;  // nothing to walk
   constexpr std::int64_t kTile = 4096;
   const std::int64_t lo = s.begin[first], hi = s.end[last], t0 = lo / kTile * kTile;
   const std::int64_t len = ((hi - t0 + chunks - 1) / chunks + kTile - 1) / kTile * kTile;
-  auto first_true = [&](std::int64_t a, auto pred) {  // pred false … true over [a, ns): the first true one
-    std::int64_t z = ns;
-    while (a < z) {
-      const std::int64_t m = a + (z - a) / 2;
-      if (pred(m)) z = m;
-      else a = m + 1;
-    }
-    return a;
-  };
   std::int64_t prev_to = -1;
   for (int b = 0; b < chunks; ++b) {
     const std::int64_t c0 = std::max(t0 + b * len, lo), c1 = std::min(t0 + (b + 1) * len, hi);
     if (c0 >= c1) break;  // the empty chunks come last
-    const std::int64_t start = first_true(0, [&](std::int64_t k) { return E(k) > c0 || s.begin[k] >= c0; });
+    const std::int64_t start = first_true(0, ns, [&](std::int64_t k) { return E(k) > c0 || s.begin[k] >= c0; });
     std::int64_t cur = start > 0 ? start - 1 : 0, to = cur;
     if (b == 0 ? cur > first : cur > prev_to) return false;  // the spans abut
     for (std::int64_t t = c0 / kTile * kTile; t < c1; t += kTile) {
       const std::int64_t va = std::max(t, c0);
       if (s.begin[cur] > va) return false;
-      const std::int64_t next = first_true(cur, [&](std::int64_t k) { return s.begin[k] >= t + kTile; });
+      const std::int64_t next = first_true(cur, ns, [&](std::int64_t k) { return s.begin[k] >= t + kTile; });
       for (std::int64_t k = cur; k < next; ++k)
         if (k + 1 < ns && E(k) > s.begin[k + 1]) return false;
       cur = std::max(cur, next - 1);
@@ -411,18 +419,12 @@ bool lesson6_checks_pass(const bd::RaggedSegments& s, int chunks) {
 }
 
 TEST_CASE("lesson 6's order checks raise no false alarm on ordered segments") {
-  for (const std::string& dist : bd::ragged_distributions())
-    for (std::int64_t n : {std::int64_t(5000), std::int64_t(200003)})
-      for (int chunks : {1, 7, 64, 528}) {
-        bd::RaggedSegments s = bd::make_ragged_segments(dist, n, 5);
-        INFO(dist << " n=" << n << " chunks=" << chunks);
-        CHECK(lesson6_checks_pass(s, chunks));
-        for (int i = 0; i < 30; ++i) {  // empty segments at both ends, the trailing ones past the array
-          s.begin.insert(s.begin.begin(), 0), s.end.insert(s.end.begin(), 0);
-          s.begin.push_back(n + i), s.end.push_back(n);
-        }
-        CHECK(lesson6_checks_pass(s, chunks));
-      }
+  each_ordered_case([](const bd::RaggedSegments& s, const std::string& what) {
+    for (int chunks : {1, 7, 64, 528}) {
+      INFO(what << " chunks=" << chunks);
+      CHECK(lesson6_checks_pass(s, chunks));
+    }
+  });
   // two empty segments at every block tile's start (where chunks start), segments of 128 between
   bd::RaggedSegments s;
   s.n = 100000;
