@@ -67,6 +67,9 @@ std::int64_t block_scan_min_segments() { return (3 * static_cast<std::int64_t>(t
 // Past them the sweep's fastest single-pass scan is lesson 3c's (2^15 … 2^28 on the H100).
 constexpr std::int64_t kScanOneBlockUpTo = std::int64_t(1) << 14;
 constexpr std::int64_t kReduceOneBlockUpTo = std::int64_t(1) << 15;
+// From 2^27 on the whole-array sum takes lesson 2a (chunks in waves, its second pass a dependent
+// launch: 0.5-2 % faster at 2^27 and 2^28 on the H100); below, lesson 2b's one launch.
+constexpr std::int64_t kReduceTwoPassFrom = std::int64_t(1) << 27;
 // Segments of "odd" sizes take lessons 5 and 6's ragged walk, which reads whole aligned tiles
 // whatever the segment boundaries: sizes not a multiple of 8 (rows that are not whole 16-byte
 // vectors: element-wise loads at every level) and, below the warp level's own fast range, the
@@ -202,8 +205,9 @@ bool device_scan_algorithm_supports(DeviceScanAlgorithm a, std::int64_t num_segm
 
 DeviceReduceAlgorithm choose_device_reduce_algorithm(std::int64_t num_segments, std::int64_t segment_size) {
   if (num_segments <= 1)
-    return segment_size <= kReduceOneBlockUpTo ? DeviceReduceAlgorithm::block_reduce
-                                               : DeviceReduceAlgorithm::grid_single_pass;
+    return segment_size <= kReduceOneBlockUpTo  ? DeviceReduceAlgorithm::block_reduce
+           : segment_size < kReduceTwoPassFrom ? DeviceReduceAlgorithm::grid_single_pass
+                                                : DeviceReduceAlgorithm::grid_two_pass;
   if (odd_size_for_walk(segment_size, 512)) return DeviceReduceAlgorithm::ragged;
   if (segment_size >= kReduceBlockFrom) return DeviceReduceAlgorithm::grid_two_pass;  // block level when segments fill the GPU
   return kWarpLevel ? DeviceReduceAlgorithm::warp_level : DeviceReduceAlgorithm::segmented_lookback;

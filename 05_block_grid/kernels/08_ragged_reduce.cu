@@ -17,6 +17,7 @@
 // One add per element is all a sum needs, and the CUDA cores do it at the read stream.
 // Unordered or overlapping segments take the warp-per-segment fallback (correct, slower).
 #include "05_block_grid/kernels/ragged_launchers.hpp"
+#include "common/tensor_core/dependent_launch.cuh"
 #include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/ragged.cuh"
 
@@ -236,6 +237,8 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
     ragged_reduce_kernel(const __half* __restrict__ in, float* __restrict__ out, std::int64_t ns, Off off,
                          tc::RaggedRange* range, int chunks, Parts* block_parts) {
   __shared__ WalkSmem sm;
+  tc::wait_prior_grid();  // the range
+  tc::launch_dependents();
   const tc::RaggedRange r = *range;
   if (r.disordered) return;
   const int lane = tc::lane_id(), warp = tc::warp_in_block();
@@ -340,6 +343,8 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
 // blocks' head parts, up to the block where it ends, in block order. (Out of order, this writes
 // garbage, in bounds, and the fallback kernel, next, writes every segment.)
 __global__ void ragged_finish_kernel(float* out, tc::RaggedRange* range, int chunks, const Parts* parts) {
+  tc::wait_prior_grid();  // the walk's parts
+  tc::launch_dependents();
   const tc::RaggedRange r = *range;
   if (r.disordered) return;
   const long long b = static_cast<long long>(blockIdx.x) * tc::kBlockWarps + tc::warp_in_block();
@@ -381,11 +386,16 @@ cudaError_t ragged_sums(const __half* in, float* out, std::int64_t ns, Off off, 
   auto* range = reinterpret_cast<tc::RaggedRange*>(temp.get());
   auto* parts = reinterpret_cast<Parts*>(temp.get() + kRangeBytes);
   if (cudaError_t e = find(range); e != cudaSuccess) return e;
-  walk<<<chunks, tc::kBlockThreads, 0, stream>>>(in, out, ns, off, range, chunks, parts);
-  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-  ragged_finish_kernel<<<static_cast<unsigned>(ceil_div(chunks, tc::kBlockWarps)), tc::kBlockThreads, 0, stream>>>(
-      out, range, chunks, parts);
-  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  // each kernel a dependent launch of the one before: placed while it ends (dependent_launch.cuh)
+  if (cudaError_t e = tc::launch_dependent(walk, chunks, tc::kBlockThreads, stream, in, out, ns, off, range, chunks,
+                                           parts);
+      e != cudaSuccess)
+    return e;
+  const auto finish_blocks = static_cast<unsigned>(ceil_div(chunks, tc::kBlockWarps));
+  if (cudaError_t e = tc::launch_dependent(ragged_finish_kernel, finish_blocks, tc::kBlockThreads, stream, out, range,
+                                           chunks, parts);
+      e != cudaSuccess)
+    return e;
   return fallback(range);
 }
 

@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "05_block_grid/kernels/ragged_launchers.hpp"
+#include "common/tensor_core/dependent_launch.cuh"
 #include "common/tensor_core/fragments.cuh"  // from_float
 #include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/ragged.cuh"
@@ -13,6 +14,7 @@ namespace {
 
 // The range of the fixed-size API: segment s is [s·size, (s + 1)·size).
 __global__ void fixed_range_kernel(tc::RaggedRange* range, std::int64_t ns, std::int64_t size) {
+  tc::launch_dependents();  // the next kernel waits for the range in tc::wait_prior_grid()
   *range = tc::RaggedRange{0, static_cast<unsigned long long>(ns * size), 0, 0, ns - 1};
 }
 
@@ -27,6 +29,7 @@ __global__ void __launch_bounds__(kEndsThreads)
     ragged_ends_kernel(const T* __restrict__ begin, const T* __restrict__ end, std::int64_t ns,
                        tc::RaggedRange* range, float* zero_empty) {
   __shared__ long long found[2];  // the first and the last non-empty segment
+  tc::launch_dependents();        // the next kernel waits for the range in tc::wait_prior_grid()
   if (threadIdx.x == 0) found[0] = LLONG_MAX, found[1] = -1;
   __syncthreads();
   bool disordered = false, fallback = false, all_read = false;
@@ -85,6 +88,7 @@ __device__ float warp_sum(const __half* in, std::int64_t from, std::int64_t to, 
 template <class T>
 __global__ void reduce_fallback_kernel(const __half* __restrict__ in, float* __restrict__ out, std::int64_t ns,
                                        tc::OffsetArrays<T> off, const tc::RaggedRange* range) {
+  tc::wait_prior_grid();  // every check done, every output of the walk written
   if (!range->disordered) return;
   const int lane = tc::lane_id();
   const std::int64_t warps = std::int64_t(gridDim.x) * tc::kBlockWarps;
@@ -118,7 +122,7 @@ __global__ void scan_fallback_kernel(const __half* __restrict__ in, OutT* __rest
   }
 }
 
-int fallback_grid(std::int64_t ns) { return tc::grid_for(ceil_div(ns, tc::kBlockWarps), 16); }
+unsigned fallback_grid(std::int64_t ns) { return tc::grid_for(ceil_div(ns, tc::kBlockWarps), 8); }  // a wave at most
 
 }  // namespace
 
@@ -135,8 +139,8 @@ cudaError_t fixed_ragged_range(tc::RaggedRange* range, std::int64_t ns, std::int
 template <class T>
 cudaError_t ragged_reduce_fallback(const __half* in, float* out, std::int64_t ns, const T* begin, const T* end,
                                    const tc::RaggedRange* range, cudaStream_t stream) {
-  reduce_fallback_kernel<T><<<fallback_grid(ns), tc::kBlockThreads, 0, stream>>>(in, out, ns, {begin, end}, range);
-  return cudaGetLastError();
+  return tc::launch_dependent(reduce_fallback_kernel<T>, fallback_grid(ns), tc::kBlockThreads, stream, in, out, ns,
+                              tc::OffsetArrays<T>{begin, end}, range);
 }
 template <class OutT, class T>
 cudaError_t ragged_scan_fallback(const __half* in, OutT* out, std::int64_t ns, const T* begin, const T* end,

@@ -2,6 +2,7 @@
 #include "common/tensor_core/chunks.hpp"
 
 #include "common/int_math.hpp"
+#include "common/tensor_core/dependent_launch.cuh"
 #include "common/tensor_core/launch.hpp"
 
 namespace tcu::tc {
@@ -14,9 +15,11 @@ __global__ void __launch_bounds__(kPassThreads)
 sum_partials_block_kernel(const float* __restrict__ partials, float* __restrict__ out, std::int64_t num_segments,
                     std::int64_t chunks_per_segment) {
   __shared__ float warp_sums[kPassThreads / 32];
+  wait_prior_grid();  // the first pass's partials (a dependent launch)
   for (std::int64_t seg = blockIdx.x; seg < num_segments; seg += gridDim.x) {
     const float* p = partials + seg * chunks_per_segment;
     float t = 0.0f;
+#pragma unroll 8  // the loads in flight together; the adds stay in order
     for (std::int64_t c = threadIdx.x; c < chunks_per_segment; c += kPassThreads) t += p[c];
 #pragma unroll
     for (int o = 16; o >= 1; o >>= 1) t += __shfl_xor_sync(0xffffffffu, t, o);
@@ -37,6 +40,7 @@ sum_partials_block_kernel(const float* __restrict__ partials, float* __restrict_
 // would leave all but a few of its threads idle and cost more time than the first pass saves.
 __global__ void sum_partials_thread_kernel(const float* __restrict__ partials, float* __restrict__ out,
                                         std::int64_t num_segments, std::int64_t chunks_per_segment) {
+  wait_prior_grid();  // the first pass's partials (a dependent launch)
   for (std::int64_t seg = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; seg < num_segments;
        seg += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     const float* p = partials + seg * chunks_per_segment;
@@ -51,13 +55,11 @@ __global__ void sum_partials_thread_kernel(const float* __restrict__ partials, f
 cudaError_t sum_partials(const float* partials, float* out, std::int64_t num_segments,
                          std::int64_t chunks_per_segment, cudaStream_t stream) {
   if (chunks_per_segment <= kFewPartials) {
-    sum_partials_thread_kernel<<<grid_for(ceil_div(num_segments, kPassThreads), 8), kPassThreads, 0, stream>>>(
-        partials, out, num_segments, chunks_per_segment);
-    return cudaGetLastError();
+    return launch_dependent(sum_partials_thread_kernel, grid_for(ceil_div(num_segments, kPassThreads), 8),
+                            kPassThreads, stream, partials, out, num_segments, chunks_per_segment);
   }
-  sum_partials_block_kernel<<<grid_for(num_segments, 8), kPassThreads, 0, stream>>>(partials, out, num_segments,
-                                                                                 chunks_per_segment);
-  return cudaGetLastError();
+  return launch_dependent(sum_partials_block_kernel, grid_for(num_segments, 8), kPassThreads, stream, partials, out,
+                          num_segments, chunks_per_segment);
 }
 
 }  // namespace tcu::tc
