@@ -348,7 +348,7 @@ bool lesson5_runs_abut(const bd::RaggedSegments& s, int chunks) {
   auto E = [&](std::int64_t k) { return clamped_end(s, k); };
   const auto [first, last] = non_empty_ends(s);
   if (first < 0) return true;  // nothing to walk
-  const std::int64_t lo = s.begin[first], hi = s.end[last], kCost = 32, kTile = 1024;
+  const std::int64_t lo = s.begin[first], hi = s.end[last], kCost = 24, kTile = 1024;
   const double total = double(hi - lo) + double(kCost) * double(ns);
   auto edge = [&](std::int64_t k) -> std::int64_t {
     if (k <= 0 || k >= chunks) return k <= 0 ? lo : hi;
