@@ -180,6 +180,19 @@ Model model(ReduceAlgorithm a, std::int64_t ns, std::int64_t s, int sms) {
       m.depth = kMma + 4 + 5 + 1 + 1 + ceil_div(s, r::kAnySizeRoundElems) + 1;
       m.how = "row totals on tensor cores, a segmented scan of the rows, an fp32 carry per round";
       break;
+    case ReduceAlgorithm::reduction_walk:
+      if (s <= tc::kTile) {  // passed to Reduction16
+        m.depth = kMma;
+        m.how = "one MMA (Reduction16)";
+        break;
+      }
+      // A lane's 16 elements in sequence (16), then per 512-element slice the segment spans one
+      // fp32 addition: to the lane's own sum (slices without events) or to the carry; the own
+      // sums' 5 shuffle levels + 1 into the carry; 5 shuffle levels of the lanes' scan, + the
+      // carry (+1), + the lane's part before the end (+1).
+      m.depth = 16 + ceil_div(s, std::int64_t{512}) + 1 + 5 + 1 + 5 + 1 + 1;
+      m.how = "one add per element in fp32, a segmented scan of the lanes, an fp32 carry per slice";
+      break;
   }
   return m;
 }

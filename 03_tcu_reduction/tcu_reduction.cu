@@ -40,10 +40,12 @@ constexpr NamedAlgorithm<ReduceAlgorithm> kAlgorithms[] = {
      "Navarro's fp16 accumulators (accuracy study only: overflows)"},
     {ReduceAlgorithm::reduction_any_size, "reduction_any_size",
      "ours: aligned 8-tile rounds, rows cut at segment starts, T = A_pre·S + A_post·S, shuffle row carries"},
+    {ReduceAlgorithm::reduction_walk, "reduction_walk",
+     "ours: 512-element slices, one add per element on CUDA cores, a segmented shuffle scan of the lanes"},
 };
 
 static_assert(names_in_enum_order(kAlgorithms) &&
-                  std::size(kAlgorithms) == static_cast<std::size_t>(ReduceAlgorithm::reduction_any_size) + 1,
+                  std::size(kAlgorithms) == static_cast<std::size_t>(ReduceAlgorithm::reduction_walk) + 1,
               "one name-table row per algorithm, in enum (lesson) order");
 
 // The chained variants (kernels/09 … 11) with explicit parameters (checked by the caller) …
@@ -95,6 +97,7 @@ constexpr Dispatch kDispatch[] = {
     {ReduceAlgorithm::chained_mma_fp16_accumulate, r::any_segment_size,
      with_default_config<ReduceAlgorithm::chained_mma_fp16_accumulate>},
     {ReduceAlgorithm::reduction_any_size, r::reduction_any_size_supports, r::launch_reduction_any_size},
+    {ReduceAlgorithm::reduction_walk, r::reduction_any_size_supports, r::launch_reduction_walk},
 };
 
 const Dispatch* dispatch_for(ReduceAlgorithm a) { return dispatch_row(kDispatch, a); }
@@ -119,17 +122,19 @@ ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t 
   // Crossovers from the chapter's sweep at n = 2^28 (README, "Which algorithm when"; the
   // figures are in docs/results/): Reduction16 multi-segment for the powers of two 16 … 512 (it
   // takes 16 … 2048, but the split 256N is faster from 1024), Reduction16 for the other sizes up
-  // to 16. Below 512 the other sizes take the strided 16N where its rows are whole 16-byte
-  // vectors (multiples of 8 from 32 on) and reduction_any_size otherwise, where the strided 16N
-  // falls far behind. From 512 on the pipelined work-efficient 256N split across warps, or the
+  // to 16. The other sizes take the walk (one add per element, 75-96 % of the read stream at
+  // 17 … 12345, where the tensor-core kernels stay near 62 % when rows are not whole 16-byte
+  // vectors) below 512, and from 512 on where they are not multiples of 8 and there are enough
+  // segments for every resident warp (a warp walks whole segments), up to 2^16. Else the pipelined
+  // work-efficient 256N split across warps, or the
   // block-level 256N for segments from 2^16 when they (or, past 2^18, their chunks:
   // split_for_blocks) are enough blocks to fill the GPU, where it beats the warp split.
   if (segment_size < 1024 && r::reduction16_multisegment_supports(segment_size))
     return ReduceAlgorithm::reduction16_multisegment;
   if (segment_size <= tc::kTile) return ReduceAlgorithm::reduction16;
-  if (segment_size < 512)
-    return segment_size % 8 == 0 && segment_size >= 32 ? ReduceAlgorithm::reduction16n_strided
-                                                        : ReduceAlgorithm::reduction_any_size;
+  if (segment_size < 512 ||
+      (segment_size % 8 != 0 && segment_size < 65536 && num_segments >= r::kWalkFewSegments))
+    return ReduceAlgorithm::reduction_walk;
   if (segment_size >= 65536 &&
       num_segments * r::split_for_blocks(segment_size).chunks_per_segment >= 2 * std::int64_t(sm_count))
     return ReduceAlgorithm::reduction256n_block;

@@ -53,6 +53,7 @@ enum class ReduceAlgorithm {
   chained_mma_split,            // Navarro variant 3: a fraction of the blocks on TCUs, the rest shuffles
   chained_mma_fp16_accumulate,  // Navarro's fp16 accumulators (accuracy study only: overflows)
   reduction_any_size,           // ours: aligned tiles of the array, rows cut at segment starts, any size
+  reduction_walk,               // ours: one add per element on CUDA cores, lanes joined by a segmented shuffle scan
 };
 
 // Every algorithm but `automatic`, in the order of the chapter (its lesson order).

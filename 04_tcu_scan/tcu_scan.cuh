@@ -53,6 +53,7 @@ enum class ScanAlgorithm {
   scan256_pipelined,       // ours: Scan256 over 8-tile rounds, fp32 carry (powers of two >= 16)
   scan256_pipelined_shfl,  // the same walk, row offsets by a shuffle scan (powers of two >= 16)
   scan_any_size,           // ours: aligned tiles of the array, rows cut at segment starts   (any)
+  scan_walk,               // ours: 256-element slices, lane scans on CUDA cores + a shuffle scan (any)
 };
 
 // Every algorithm but `automatic`, in lesson order.

@@ -78,7 +78,7 @@ inline std::vector<std::int64_t> paper_segment_sizes(int lo, int hi) {
 }
 
 // Sizes that are not powers of two (odd, just off a tile, primes-ish), swept next to the powers.
-inline constexpr std::int64_t kOddSegmentSizes[] = {17, 24, 48, 96, 200, 255, 257, 1000, 3000, 5000, 12345};
+inline constexpr std::int64_t kOddSegmentSizes[] = {17, 24, 48, 96, 100, 200, 255, 257, 1000, 3000, 5000, 12345};
 
 // The segment sizes the any-size kernels are tested at: every size 1 … 40 (each phase of a
 // short segment against a 16-element row), primes around the tile and round sizes, 256 and every

@@ -254,8 +254,8 @@ def role_label(name, role, cccl=("", "")):
     toolkit, latest = cccl
     if role == "auto":
         return "auto (the API's choice)"
-    if role == "tc":
-        return f"{name} (tensor cores)"
+    if role == "tc":  # ours: on tensor cores, except the walks (one add per element on CUDA cores)
+        return f"{name} (ours, CUDA cores)" if name.endswith("_walk") else f"{name} (tensor cores)"
     if role == "core":
         return f"{name} (CUDA-core baseline)"
     if role == "toolkit":

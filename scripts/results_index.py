@@ -5,7 +5,7 @@ whole beside it; the index links each one.
 A short table is one of:
   whole      the CSV itself (only for CSVs of a few rows)
   best       per size (powers of two; a group per `group` column value): the API's choice
-             (`auto`), the fastest tensor-core variant, the fastest library baseline of the
+             (`auto`), the fastest of our variants, the fastest library baseline of the
              toolkit's CCCL and of the newest CCCL (rows cub_latest_*), each with its % column
   worst      per variant, the largest value of a column (an error) and where it occurs
   count      rows per value of one column, by result
@@ -128,7 +128,7 @@ def best(rows, o):
             and (not o.get("where_same") or r[o["where_same"][0]] == r[o["where_same"][1]])]
     keys = sorted({tuple(r[g] for g in group) + (int(float(r[x])),) for r in rows
                    if int(float(r[x])) & (int(float(r[x])) - 1) == 0 and int(float(r[x])) >= o.get("min_x", 0)})
-    head = group + [x, "auto", "best tensor-core variant", "best library baseline", "newest CUB"]
+    head = group + [x, "auto", "best of ours", "best library baseline", "newest CUB"]
     body = []
     for key in keys:
         mine = [r for r in rows if tuple(r[g] for g in group) + (int(float(r[x])),) == key]

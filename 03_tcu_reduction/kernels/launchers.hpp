@@ -28,9 +28,13 @@ constexpr bool reduction16_multisegment_supports(std::int64_t s) {
   return s >= tc::kTile && s <= 8 * tc::kTileElems && is_pow2(s);
 }
 // Segments of any size: 17 … 2^30 cut at their starts inside aligned tiles (segment offsets are
-// 32-bit); 1 … 16 are passed to Reduction16 (a segment per row).
+// 32-bit); 1 … 16 are passed to Reduction16 (a segment per row). The walk (13) takes the same
+// sizes (1 … 16 to Reduction16).
 constexpr bool reduction_any_size_supports(std::int64_t s) { return s >= 1 && s <= (std::int64_t{1} << 30); }
 inline constexpr std::int64_t kAnySizeRoundElems = 8 * tc::kTileElems;  // 12's round (tc::kRowScanTiles tiles)
+// The walk (13) gives each warp whole segments: long ones fill the GPU only when there are
+// thousands of them (SMs × 24 or more resident warps).
+inline constexpr std::int64_t kWalkFewSegments = 4096;
 
 // ---- the lessons' chunks of long segments (a partial per chunk, then tc::sum_partials) -------
 // 03, 04: warp chunks (tc::plan_warp_chunks) that start at a tile (03) or a round of 8 tiles (04).
@@ -68,6 +72,8 @@ cudaError_t launch_reduction16_multisegment(const __half* d_in, float* d_out, st
                                             std::int64_t segment_size, cudaStream_t stream);  // 08
 cudaError_t launch_reduction_any_size(const __half* d_in, float* d_out, std::int64_t num_segments,
                                       std::int64_t segment_size, cudaStream_t stream);        // 12
+cudaError_t launch_reduction_walk(const __half* d_in, float* d_out, std::int64_t num_segments,
+                                  std::int64_t segment_size, cudaStream_t stream);            // 13
 // 09 … 11: the chained variants with explicit parameters (checked by the caller: chained_config_ok).
 cudaError_t launch_chained_mma_recurrence(int chain_length, const __half* d_in, float* d_out,
                                           std::int64_t num_segments, std::int64_t segment_size,

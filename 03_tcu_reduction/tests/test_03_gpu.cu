@@ -395,46 +395,54 @@ TEST_CASE("Navarro's fp16 accumulators overflow on uniform inputs; fp32 accumula
   CHECK(got[1] == doctest::Approx(n / 2.0).epsilon(0.01));
 }
 
-// reduction_any_size (kernels/12_reduction_any_size.cu): warps walk aligned tiles of the array
-// and cut rows at segment starts, so every size and every phase of the segments against the
-// tiles must come out right: 1 … 40, primes, the listed sizes; odd counts that leave a partial
-// round and give warps shares of different lengths; d_in + 1; integers bit for bit (also vs
-// CUB through the generic tests), random data within the derived bound.
+// reduction_any_size (kernels/12_reduction_any_size.cu) and reduction_walk (13): warps walk
+// aligned tiles of the array whatever the segments (rows cut at segment starts; slices whose
+// lanes restart at heads), so every size and every phase of the segments against the tiles must
+// come out right: 1 … 40, primes, the listed sizes; odd counts that leave a partial round and
+// give warps shares of different lengths; d_in + 1; integers bit for bit (also vs CUB through
+// the generic tests), random data within the derived bound.
 namespace {
-const red::SegmentedVariant& any_size_variant(const std::vector<red::SegmentedVariant>& variants) {
+constexpr tcu::ReduceAlgorithm kAnySize[] = {tcu::ReduceAlgorithm::reduction_any_size,
+                                             tcu::ReduceAlgorithm::reduction_walk};
+const red::SegmentedVariant& variant_named(const std::vector<red::SegmentedVariant>& variants,
+                                           tcu::ReduceAlgorithm a) {
   for (const auto& v : variants)
-    if (v.name == tcu::reduce_algorithm_name(tcu::ReduceAlgorithm::reduction_any_size)) return v;
-  FAIL("reduction_any_size is not among the variants");
+    if (v.name == tcu::reduce_algorithm_name(a)) return v;
+  FAIL(tcu::reduce_algorithm_name(a) << " is not among the variants");
   return variants.front();
 }
 }  // namespace
 
-TEST_CASE("reduction_any_size: sizes 1 … 40, primes, listed sizes; odd counts; d_in + 1; integers exact, random vs FP64") {
+TEST_CASE("reduction_any_size, reduction_walk: sizes 1 … 40, primes, listed sizes; odd counts; integers exact, random vs FP64") {
   red::CubTemp temp;
   const auto variants = red::segmented_variants(temp);
-  const red::SegmentedVariant& v = any_size_variant(variants);
-  for (std::int64_t s : tcu::any_size_test_sizes()) {
-    REQUIRE(v.supports(s));
-    for (std::int64_t ns : {std::int64_t{1}, std::int64_t{7}, std::int64_t{37}, (std::int64_t{1} << 18) / s | 1}) {
-      CAPTURE(s);
-      CAPTURE(ns);
-      const Outcome ints = run_case(v, ns, s, Dist::integers, 300 + s, 1);
-      INFO(ints.fp64.summary());
-      CHECK(ints.fp64.pass);
-      const Outcome uni = run_case(v, ns, s, Dist::uniform, 400 + s, 0);
-      INFO(uni.fp64.summary());
-      CHECK(uni.fp64.pass);
-      const Outcome nor = run_case(v, ns, s, Dist::normal, 500 + s, 3);
-      INFO(nor.fp64.summary());
-      CHECK(nor.fp64.pass);
+  for (tcu::ReduceAlgorithm a : kAnySize) {
+    const red::SegmentedVariant& v = variant_named(variants, a);
+    CAPTURE(v.name);
+    for (std::int64_t s : tcu::any_size_test_sizes()) {
+      REQUIRE(v.supports(s));
+      for (std::int64_t ns : {std::int64_t{1}, std::int64_t{7}, std::int64_t{37}, (std::int64_t{1} << 18) / s | 1}) {
+        CAPTURE(s);
+        CAPTURE(ns);
+        const Outcome ints = run_case(v, ns, s, Dist::integers, 300 + s, 1);
+        INFO(ints.fp64.summary());
+        CHECK(ints.fp64.pass);
+        const Outcome uni = run_case(v, ns, s, Dist::uniform, 400 + s, 0);
+        INFO(uni.fp64.summary());
+        CHECK(uni.fp64.pass);
+        const Outcome nor = run_case(v, ns, s, Dist::normal, 500 + s, 3);
+        INFO(nor.fp64.summary());
+        CHECK(nor.fp64.pass);
+      }
     }
   }
 }
 
-TEST_CASE("reduction_any_size: many rounds per warp, and the automatic choice, vs FP64") {
+TEST_CASE("reduction_any_size, reduction_walk: many rounds per warp, and the automatic choice, vs FP64") {
   red::CubTemp temp;
   const auto variants = red::segmented_variants(temp);
-  const red::SegmentedVariant& v = any_size_variant(variants);
+  const red::SegmentedVariant& v = variant_named(variants, tcu::ReduceAlgorithm::reduction_any_size);
+  const red::SegmentedVariant& walk = variant_named(variants, tcu::ReduceAlgorithm::reduction_walk);
   const red::SegmentedVariant* automatic = nullptr;
   for (const auto& a : variants)
     if (a.name == tcu::reduce_algorithm_name(tcu::ReduceAlgorithm::automatic)) automatic = &a;
@@ -443,39 +451,44 @@ TEST_CASE("reduction_any_size: many rounds per warp, and the automatic choice, v
     CAPTURE(s);
     CHECK(run_case(v, ns, s, Dist::integers, 600 + s, 0).fp64.pass);
     CHECK(run_case(v, ns, s, Dist::uniform, 700 + s, 1).fp64.pass);
+    CHECK(run_case(walk, ns, s, Dist::integers, 650 + s, 0).fp64.pass);
+    CHECK(run_case(walk, ns, s, Dist::normal, 750 + s, 1).fp64.pass);
     if (automatic != nullptr) CHECK(run_case(*automatic, ns, s, Dist::normal, 800 + s, 0).fp64.pass);
   }
 }
 
-TEST_CASE("reduction_any_size: d_out + 1, poisoned neighbours untouched, a non-default stream") {
-  for (std::int64_t s : {17, 33, 255, 1000, 4099}) {
-    const std::int64_t ns = 1001;
-    const std::int64_t n = ns * s;
-    tcu::DeviceBuffer<__half> in(static_cast<std::size_t>(n + 1));
-    tcu::DeviceBuffer<float> out(static_cast<std::size_t>(ns + 2));
-    cudaStream_t stream;
-    TCU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    // Everything on `stream`: a non-blocking stream does not wait for the legacy default
-    // stream, so an input filled there could still be in flight when the reduction reads it.
-    tcu::fill_device(in.data(), static_cast<std::size_t>(n + 1), Dist::integers, 900 + s, stream);
-    tcu::poison_device(out.data(), out.bytes(), stream);
-    REQUIRE(tcu::segmented_reduce_sum(tcu::ReduceAlgorithm::reduction_any_size, in.data() + 1, out.data() + 1, ns, s,
-                                      stream) == cudaSuccess);
-    TCU_CUDA_CHECK(cudaStreamSynchronize(stream));
-    TCU_CUDA_CHECK(cudaStreamDestroy(stream));
-    std::vector<float> got(static_cast<std::size_t>(ns + 2));
-    out.copy_to_host(got.data(), got.size());
-    std::vector<__half> h(static_cast<std::size_t>(n));
-    TCU_CUDA_CHECK(cudaMemcpy(h.data(), in.data() + 1, n * sizeof(__half), cudaMemcpyDeviceToHost));
-    std::vector<double> want, mag;
-    tcu::reference_segmented_sum(h.data(), ns, s, want, mag);
-    CAPTURE(s);
-    CHECK(std::isnan(got[0]));
-    CHECK(std::isnan(got[static_cast<std::size_t>(ns + 1)]));
-    std::size_t bad = 0;
-    for (std::int64_t i = 0; i < ns; ++i)
-      if (!(static_cast<double>(got[static_cast<std::size_t>(i + 1)]) == want[static_cast<std::size_t>(i)])) ++bad;
-    CHECK(bad == 0);
+TEST_CASE("reduction_any_size, reduction_walk: d_out + 1, poisoned neighbours untouched, a non-default stream") {
+  for (tcu::ReduceAlgorithm a : kAnySize) {
+    for (std::int64_t s : {9, 17, 33, 255, 1000, 4099}) {
+      const std::int64_t ns = 1001;
+      const std::int64_t n = ns * s;
+      tcu::DeviceBuffer<__half> in(static_cast<std::size_t>(n + 1));
+      tcu::DeviceBuffer<float> out(static_cast<std::size_t>(ns + 2));
+      cudaStream_t stream;
+      TCU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+      // Everything on `stream`: a non-blocking stream does not wait for the legacy default
+      // stream, so an input filled there could still be in flight when the reduction reads it.
+      tcu::fill_device(in.data(), static_cast<std::size_t>(n + 1), Dist::integers, 900 + s, stream);
+      tcu::poison_device(out.data(), out.bytes(), stream);
+      REQUIRE(tcu::segmented_reduce_sum(a, in.data() + 1, out.data() + 1, ns, s,
+                                        stream) == cudaSuccess);
+      TCU_CUDA_CHECK(cudaStreamSynchronize(stream));
+      TCU_CUDA_CHECK(cudaStreamDestroy(stream));
+      std::vector<float> got(static_cast<std::size_t>(ns + 2));
+      out.copy_to_host(got.data(), got.size());
+      std::vector<__half> h(static_cast<std::size_t>(n));
+      TCU_CUDA_CHECK(cudaMemcpy(h.data(), in.data() + 1, n * sizeof(__half), cudaMemcpyDeviceToHost));
+      std::vector<double> want, mag;
+      tcu::reference_segmented_sum(h.data(), ns, s, want, mag);
+      CAPTURE(tcu::reduce_algorithm_name(a));
+      CAPTURE(s);
+      CHECK(std::isnan(got[0]));
+      CHECK(std::isnan(got[static_cast<std::size_t>(ns + 1)]));
+      std::size_t bad = 0;
+      for (std::int64_t i = 0; i < ns; ++i)
+        if (!(static_cast<double>(got[static_cast<std::size_t>(i + 1)]) == want[static_cast<std::size_t>(i)])) ++bad;
+      CHECK(bad == 0);
+    }
   }
 }
 

@@ -259,16 +259,18 @@ TEST_CASE("choose_reduce_algorithm: the crossovers, block level only with two se
   CHECK(tcu::choose_reduce_algorithm(100, 16, kH100Sms) == ReduceAlgorithm::reduction16_multisegment);
   CHECK(tcu::choose_reduce_algorithm(100, 512, kH100Sms) == ReduceAlgorithm::reduction16_multisegment);
   CHECK(tcu::choose_reduce_algorithm(100, 7, kH100Sms) == ReduceAlgorithm::reduction16);
-  // Sizes that are not powers of two, below 512: the strided 16N on whole 16-byte rows
-  // (multiples of 8 from 32), reduction_any_size otherwise; from 512 the split 256N.
-  CHECK(tcu::choose_reduce_algorithm(100, 17, kH100Sms) == ReduceAlgorithm::reduction_any_size);
-  CHECK(tcu::choose_reduce_algorithm(100, 24, kH100Sms) == ReduceAlgorithm::reduction_any_size);
-  CHECK(tcu::choose_reduce_algorithm(100, 100, kH100Sms) == ReduceAlgorithm::reduction_any_size);
-  CHECK(tcu::choose_reduce_algorithm(100, 257, kH100Sms) == ReduceAlgorithm::reduction_any_size);
-  CHECK(tcu::choose_reduce_algorithm(100, 48, kH100Sms) == ReduceAlgorithm::reduction16n_strided);
-  CHECK(tcu::choose_reduce_algorithm(100, 200, kH100Sms) == ReduceAlgorithm::reduction16n_strided);
+  // Sizes that are not powers of two: the walk below 512, and up to 2^16 where they are not
+  // multiples of 8 and there are segments for every resident warp; else the split 256N.
+  CHECK(tcu::choose_reduce_algorithm(100, 17, kH100Sms) == ReduceAlgorithm::reduction_walk);
+  CHECK(tcu::choose_reduce_algorithm(100, 24, kH100Sms) == ReduceAlgorithm::reduction_walk);
+  CHECK(tcu::choose_reduce_algorithm(100, 100, kH100Sms) == ReduceAlgorithm::reduction_walk);
+  CHECK(tcu::choose_reduce_algorithm(100, 257, kH100Sms) == ReduceAlgorithm::reduction_walk);
+  CHECK(tcu::choose_reduce_algorithm(100, 48, kH100Sms) == ReduceAlgorithm::reduction_walk);
+  CHECK(tcu::choose_reduce_algorithm(100, 200, kH100Sms) == ReduceAlgorithm::reduction_walk);
   CHECK(tcu::choose_reduce_algorithm(100, 1000, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
-  CHECK(tcu::choose_reduce_algorithm(1 << 20, 12345, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
+  CHECK(tcu::choose_reduce_algorithm(1 << 20, 1000, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
+  CHECK(tcu::choose_reduce_algorithm(1 << 20, 12345, kH100Sms) == ReduceAlgorithm::reduction_walk);
+  CHECK(tcu::choose_reduce_algorithm(4095, 12345, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
   CHECK(tcu::choose_reduce_algorithm(1 << 20, 65537, kH100Sms) == ReduceAlgorithm::reduction256n_block);
   CHECK(tcu::choose_reduce_algorithm(1 << 20, 256, kH100Sms) == ReduceAlgorithm::reduction16_multisegment);
   CHECK(tcu::choose_reduce_algorithm(100, 1024, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);

@@ -29,7 +29,7 @@ constexpr bool scan256_pipelined_supports(std::int64_t s) { return s >= tc::kTil
 // Segments of any size: 17 … 2^30 cut at their starts inside aligned tiles (segment offsets are
 // 32-bit); 1 … 16 are passed to Scan16 (a segment per row).
 inline constexpr std::int64_t kAnySizeMax = std::int64_t{1} << 30;
-// One warp per share of whole segments (08_scan_any_size.cu), so long segments fill the GPU
+// One warp per share of whole segments (08_scan_any_size.cu, 09_scan_walk.cu), so long segments fill the GPU
 // (SMs × 16 resident warps) only when there are thousands of them.
 inline constexpr std::int64_t kAnySizeFewSegments = 4096;
 constexpr bool scan_any_size_supports(std::int64_t s) { return s >= 1 && s <= kAnySizeMax; }
@@ -52,6 +52,7 @@ TCU_SCAN_LAUNCHER(launch_matmulscan);              // 06_matmulscan.cu
 TCU_SCAN_LAUNCHER(launch_scan256_pipelined);       // 07_scan256_pipelined.cu (tensor-core row carry)
 TCU_SCAN_LAUNCHER(launch_scan256_pipelined_shfl);  // 07_scan256_pipelined.cu (shuffle row carry)
 TCU_SCAN_LAUNCHER(launch_scan_any_size);           // 08_scan_any_size.cu
+TCU_SCAN_LAUNCHER(launch_scan_walk);               // 09_scan_walk.cu (1 … 8: Scan16)
 
 #undef TCU_SCAN_LAUNCHER
 

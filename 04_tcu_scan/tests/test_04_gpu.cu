@@ -373,32 +373,34 @@ TEST_CASE("split fallback: values above 2^15 are finished in fp32, bit-exact (ev
     for (bool inclusive : {true, false}) check_large_integers(a, inclusive, 3, 6000, 97, 500.0);
 }
 
-// scan_any_size (kernels/08_scan_any_size.cu): warps walk aligned tiles of the array and cut
-// rows at segment starts, so every size and every phase of the segments against the tiles
+// scan_any_size (kernels/08_scan_any_size.cu) and scan_walk (09): warps walk aligned tiles of the
+// array whatever the segments (rows cut at segment starts; slices whose lanes restart at heads), so every size and every phase of the segments against the tiles
 // must come out right: 1 … 40, primes, the listed sizes; odd counts (partial rounds, warp
 // shares of different lengths); both output types, inclusive and exclusive; integers bit for
 // bit; unaligned input and output pointers; poisoned outputs (run_on_device); a stream.
 
-TEST_CASE("scan_any_size: sizes 1 … 40, primes, listed sizes; odd counts; both outputs; integers exact; unaligned") {
-  const std::string name = name_of(ScanAlgorithm::scan_any_size);
-  for (std::int64_t size : tcu::any_size_test_sizes()) {
-    REQUIRE(sb::variant_supports(name, size));
-    for (bool inclusive : {true, false}) {
-      for (std::int64_t segs : {std::int64_t{1}, std::int64_t{7}, std::int64_t{37}}) {
-        check_against_fp64<float>(name, inclusive, segs, size, tcu::Dist::integers, 1100 + size);
-        check_against_fp64<__half>(name, inclusive, segs, size, tcu::Dist::uniform, 1200 + size);
+TEST_CASE("scan_any_size, scan_walk: sizes 1 … 40, primes, listed sizes; odd counts; both outputs; integers exact; unaligned") {
+  for (const std::string& name : {name_of(ScanAlgorithm::scan_any_size), name_of(ScanAlgorithm::scan_walk)})
+    for (std::int64_t size : tcu::any_size_test_sizes()) {
+      CAPTURE(name);
+      REQUIRE(sb::variant_supports(name, size));
+      for (bool inclusive : {true, false}) {
+        for (std::int64_t segs : {std::int64_t{1}, std::int64_t{7}, std::int64_t{37}}) {
+          check_against_fp64<float>(name, inclusive, segs, size, tcu::Dist::integers, 1100 + size);
+          check_against_fp64<__half>(name, inclusive, segs, size, tcu::Dist::uniform, 1200 + size);
+        }
+        check_against_fp64<float>(name, inclusive, 9, size, tcu::Dist::normal, 1300 + size, 1, 1);
+        check_against_fp64<__half>(name, inclusive, 9, size, tcu::Dist::uniform, 1400 + size, 1, 1);
+        if (size * tcu::kIntDistBound <= 2048)
+          check_against_fp64<__half>(name, inclusive, 11, size, tcu::Dist::integers, 1500 + size, 1, 1);
+        check_against_fp64<float>(name, inclusive, 13, size, tcu::Dist::integers, 1600 + size, 1, 1);
       }
-      check_against_fp64<float>(name, inclusive, 9, size, tcu::Dist::normal, 1300 + size, 1, 1);
-      check_against_fp64<__half>(name, inclusive, 9, size, tcu::Dist::uniform, 1400 + size, 1, 1);
-      if (size * tcu::kIntDistBound <= 2048)
-        check_against_fp64<__half>(name, inclusive, 11, size, tcu::Dist::integers, 1500 + size, 1, 1);
-      check_against_fp64<float>(name, inclusive, 13, size, tcu::Dist::integers, 1600 + size, 1, 1);
     }
-  }
 }
 
-TEST_CASE("scan_any_size and auto: many rounds per warp, listed sizes, vs FP64") {
-  for (const std::string& name : {name_of(ScanAlgorithm::scan_any_size), name_of(ScanAlgorithm::automatic)})
+TEST_CASE("scan_any_size, scan_walk and auto: many rounds per warp, listed sizes, vs FP64") {
+  for (const std::string& name : {name_of(ScanAlgorithm::scan_any_size), name_of(ScanAlgorithm::scan_walk),
+                                  name_of(ScanAlgorithm::automatic)})
     for (std::int64_t size : {17, 24, 48, 96, 100, 200, 255, 257, 1000, 3000, 5000, 12345})
       for (bool inclusive : {true, false}) {
         const std::int64_t segs = ((std::int64_t{1} << 21) / size) | 1;
@@ -408,35 +410,35 @@ TEST_CASE("scan_any_size and auto: many rounds per warp, listed sizes, vs FP64")
       }
 }
 
-TEST_CASE("scan_any_size: a non-default stream, d_out + 1, integers bit for bit") {
-  for (std::int64_t size : {17, 100, 1000, 4099}) {
-    const std::int64_t segs = 333;
-    const std::size_t n = static_cast<std::size_t>(segs * size);
-    tcu::DeviceBuffer<__half> d_in(n);
-    tcu::DeviceBuffer<float> d_out(n + 2);
-    cudaStream_t s;
-    TCU_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    // The input on `s` too: a non-blocking stream does not wait for the legacy default stream.
-    tcu::fill_device(d_in.data(), n, tcu::Dist::integers, 2000 + size, s);
-    for (bool inclusive : {true, false}) {
-      tcu::poison_device(d_out.data(), d_out.bytes(), s);
-      const cudaError_t e =
-          inclusive ? tcu::segmented_inclusive_scan_sum(ScanAlgorithm::scan_any_size, d_in.data(), d_out.data() + 1,
-                                                        segs, size, s)
-                    : tcu::segmented_exclusive_scan_sum(ScanAlgorithm::scan_any_size, d_in.data(), d_out.data() + 1,
-                                                        segs, size, s);
-      REQUIRE(e == cudaSuccess);
-      TCU_CUDA_CHECK(cudaStreamSynchronize(s));
-      std::vector<float> h(n + 2);
-      d_out.copy_to_host(h.data(), n + 2);
-      CAPTURE(size);
-      CAPTURE(inclusive);
-      CHECK(std::isnan(h[0]));
-      CHECK(std::isnan(h[n + 1]));
-      CHECK(sb::verify_segments(h.data() + 1, 0, segs, size, inclusive, tcu::Dist::integers, 2000 + size,
-                                tcu::exact_tolerance())
-                .pass);
+TEST_CASE("scan_any_size, scan_walk: a non-default stream, d_out + 1, integers bit for bit") {
+  for (ScanAlgorithm a : {ScanAlgorithm::scan_any_size, ScanAlgorithm::scan_walk})
+    for (std::int64_t size : {9, 17, 100, 1000, 4099}) {
+      const std::int64_t segs = 333;
+      const std::size_t n = static_cast<std::size_t>(segs * size);
+      tcu::DeviceBuffer<__half> d_in(n);
+      tcu::DeviceBuffer<float> d_out(n + 2);
+      cudaStream_t s;
+      TCU_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+      // The input on `s` too: a non-blocking stream does not wait for the legacy default stream.
+      tcu::fill_device(d_in.data(), n, tcu::Dist::integers, 2000 + size, s);
+      for (bool inclusive : {true, false}) {
+        tcu::poison_device(d_out.data(), d_out.bytes(), s);
+        const cudaError_t e =
+            inclusive ? tcu::segmented_inclusive_scan_sum(a, d_in.data(), d_out.data() + 1, segs, size, s)
+                      : tcu::segmented_exclusive_scan_sum(a, d_in.data(), d_out.data() + 1, segs, size, s);
+        REQUIRE(e == cudaSuccess);
+        TCU_CUDA_CHECK(cudaStreamSynchronize(s));
+        std::vector<float> h(n + 2);
+        d_out.copy_to_host(h.data(), n + 2);
+        CAPTURE(name_of(a));
+        CAPTURE(size);
+        CAPTURE(inclusive);
+        CHECK(std::isnan(h[0]));
+        CHECK(std::isnan(h[n + 1]));
+        CHECK(sb::verify_segments(h.data() + 1, 0, segs, size, inclusive, tcu::Dist::integers, 2000 + size,
+                                  tcu::exact_tolerance())
+                  .pass);
+      }
+      TCU_CUDA_CHECK(cudaStreamDestroy(s));
     }
-    TCU_CUDA_CHECK(cudaStreamDestroy(s));
-  }
 }

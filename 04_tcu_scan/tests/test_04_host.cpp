@@ -157,9 +157,9 @@ TEST_CASE("MatMulScan s = 16: the counts the chapter prints") {
 TEST_CASE("algorithm names, limits and the choice by segment size") {
   using tcu::ScanAlgorithm;
   const std::vector<ScanAlgorithm> all = tcu::all_scan_algorithms();
-  CHECK(all.size() == 9);
+  CHECK(all.size() == 10);
   CHECK(all.front() == ScanAlgorithm::scan16);  // lesson order, automatic left out
-  CHECK(all.back() == ScanAlgorithm::scan_any_size);
+  CHECK(all.back() == ScanAlgorithm::scan_walk);
   std::vector<ScanAlgorithm> with_auto = all;
   with_auto.push_back(ScanAlgorithm::automatic);
   for (ScanAlgorithm x : with_auto) {
@@ -193,14 +193,14 @@ TEST_CASE("algorithm names, limits and the choice by segment size") {
   CHECK(tcu::choose_scan_algorithm(1, 4096, false) == ScanAlgorithm::scan256_pipelined_shfl);
   CHECK(tcu::choose_scan_algorithm(1, 4097, true) == ScanAlgorithm::scan256_block);  // accuracy first for fp32
   CHECK(tcu::choose_scan_algorithm(1, 1 << 17, false) == ScanAlgorithm::scan256_block);
-  // Sizes that are not powers of two: scan_any_size below 1024, and up to 2^16 with enough
+  // Sizes that are not powers of two: scan_walk below 1024, and up to 2^16 with enough
   // segments for every resident warp (4096); else as before.
-  CHECK(tcu::choose_scan_algorithm(1, 200, false) == ScanAlgorithm::scan_any_size);
-  CHECK(tcu::choose_scan_algorithm(1, 17, true) == ScanAlgorithm::scan_any_size);
-  CHECK(tcu::choose_scan_algorithm(1, 1000, false) == ScanAlgorithm::scan_any_size);
+  CHECK(tcu::choose_scan_algorithm(1, 200, false) == ScanAlgorithm::scan_walk);
+  CHECK(tcu::choose_scan_algorithm(1, 17, true) == ScanAlgorithm::scan_walk);
+  CHECK(tcu::choose_scan_algorithm(1, 1000, false) == ScanAlgorithm::scan_walk);
   CHECK(tcu::choose_scan_algorithm(1, 1025, false) == ScanAlgorithm::scan256n);
   CHECK(tcu::choose_scan_algorithm(1, 1025, true) == ScanAlgorithm::scan256_block);
-  CHECK(tcu::choose_scan_algorithm(4096, 12345, true) == ScanAlgorithm::scan_any_size);
+  CHECK(tcu::choose_scan_algorithm(4096, 12345, true) == ScanAlgorithm::scan_walk);
   CHECK(tcu::choose_scan_algorithm(4096, 65537, true) == ScanAlgorithm::scan256_block);
   CHECK(tcu::choose_scan_algorithm(1 << 20, 256, false) == ScanAlgorithm::scan256_pipelined_shfl);
   CHECK(tcu::scan_algorithm_supports(ScanAlgorithm::scan_any_size, 1));
