@@ -760,13 +760,18 @@ def plot_ragged(rows, png, plt, run, csv_name):
 
 
 def plot_odd_sizes(rows, png, plt, run, csv_name):
-    """Chapter 05's fixed-size API at odd segment sizes: per size, % of the limit of auto (which
-    takes the ragged walk there), the warp level of chapters 03/04 it replaced, and the library
-    baselines that were run; sums against the read stream, scans (fp32 outputs) against the copy."""
-    roles = [("auto", "auto (the API's choice: the ragged walk, but for the sums of 1000)", "black", None),
-             ("tc", "warp level of chapters 03/04 (the choice before)", "#0072B2", None),
+    """Chapter 05's fixed-size API at odd segment sizes: per size, % of the limit of auto (the walk
+    of chapters 03/04 there, the warp level), the warp level asked for by name, lessons 5 and 6's
+    ragged walk (offsets s*segment_size) and the library baselines that were run; sums against the
+    read stream, scans (fp32 outputs) against the copy."""
+    roles = [("auto", "auto (the API's choice: the walk of chapters 03/04)", "black", None),
+             ("warp", "warp level of chapters 03/04, by name", "#0072B2", None),
+             ("ragged", "lessons 5/6's ragged walk (the choice before)", "#009E73", None),
              ("toolkit_cub", "toolkit's CUB{}", "#D55E00", "//"),
              ("thrust", "Thrust (toolkit)", "#E69F00", "\\\\")]
+
+    def odd_role(algo):
+        return {"warp_level": "warp", "ragged": "ragged"}.get(algo, device_role(algo))
 
     panels = [(op, title, xlabel) for op, title, xlabel in (
         ("segmented_reduce", "Segmented sums", "% of the read-stream bandwidth"),
@@ -780,13 +785,13 @@ def plot_odd_sizes(rows, png, plt, run, csv_name):
     bad, used = 0, set()
     for ax, (op, title, xlabel) in zip(axes[0], panels):
         sel = [r for r in rows if r["op"] == op and r["out_type"] in ("fp32", "float")]
-        present = {device_role(r["algo"]) for r in sel}
+        present = {odd_role(r["algo"]) for r in sel}
         used |= present
         groups = [(f"segments of {s:,}", [r for r in sel if int(r["segment_size"]) == s]) for s in sizes]
-        bad += role_bars(ax, groups, [r for r in roles if r[0] in present], device_role, xlabel, title)
+        bad += role_bars(ax, groups, [r for r in roles if r[0] in present], odd_role, xlabel, title)
     n = max(int(r["n"]) for r in rows)
     fig.suptitle(f"Odd segment sizes through the fixed-size API, n ≈ {pow2_tex(1 << round(math.log2(n)))}: "
-                 f"the ragged walk against the warp level\n(fp16 input; {run.gpu(csv_name)}; 100 % = the probe "
+                 f"the walk of chapters 03/04 against the ragged walk\n(fp16 input; {run.gpu(csv_name)}; 100 % = the probe "
                  f"of the same run)", fontsize=12.5)
     fig.tight_layout(rect=(0, 0, 1, 0.95))
     checked = all(check_state(r) == "ok" for r in rows if "baseline" not in (r.get("pass") or ""))

@@ -74,14 +74,24 @@ TEST_CASE("what each algorithm takes, and the automatic choice") {
   if (from - 1 >= 2)
     CHECK(tcu::choose_device_scan_algorithm(from - 1, 1 << 22, true) == DeviceScanAlgorithm::segmented_lookback);
   CHECK(tcu::choose_device_scan_algorithm(from, 1000, true) != DeviceScanAlgorithm::block_scan);
-  // Odd sizes (not a multiple of 8; or, below the warp level's range, not a power of two) take
-  // the ragged walk; powers of two, sizes up to 16 and fp16-output scans keep theirs.
-  for (std::int64_t s : {17, 24, 100, 255, 257, 12345, (1 << 20) + 1}) {
-    CHECK(tcu::choose_device_reduce_algorithm(1 << 12, s) == DeviceReduceAlgorithm::ragged);
-    CHECK(tcu::choose_device_scan_algorithm(1 << 12, s, true) == DeviceScanAlgorithm::ragged);
+  // Odd sizes (not a multiple of 8; or, below the warp level's range, not a power of two): the
+  // walk of chapters 03/04 (warp level) where it takes them, 17 … 2^16 (from 512 or 1024 on with
+  // 4096 segments or more), else the ragged walk; powers of two and sizes up to 16 keep theirs.
+  const bool w = tcu::device_has_warp_level();
+  for (std::int64_t s : {17, 24, 100, 255, 257, 12345}) {
+    CAPTURE(s);
+    CHECK(tcu::choose_device_reduce_algorithm(1 << 12, s) ==
+          (w ? DeviceReduceAlgorithm::warp_level : DeviceReduceAlgorithm::ragged));
+    CHECK(tcu::choose_device_scan_algorithm(1 << 12, s, true) ==
+          (w ? DeviceScanAlgorithm::warp_level : DeviceScanAlgorithm::ragged));
     CHECK(tcu::choose_device_scan_algorithm(1 << 12, s, false) != DeviceScanAlgorithm::ragged);
   }
-  CHECK(tcu::choose_device_scan_algorithm(1 << 12, 1000, true) == DeviceScanAlgorithm::ragged);
+  CHECK(tcu::choose_device_reduce_algorithm(4095, 12345) == DeviceReduceAlgorithm::ragged);  // few: the ragged walk
+  CHECK(tcu::choose_device_scan_algorithm(4095, 12345, true) == DeviceScanAlgorithm::ragged);
+  CHECK(tcu::choose_device_reduce_algorithm(1 << 12, (1 << 20) + 1) == DeviceReduceAlgorithm::ragged);
+  CHECK(tcu::choose_device_scan_algorithm(1 << 12, (1 << 20) + 1, true) == DeviceScanAlgorithm::ragged);
+  CHECK(tcu::choose_device_scan_algorithm(1 << 12, 1000, true) ==
+        (w ? DeviceScanAlgorithm::warp_level : DeviceScanAlgorithm::ragged));
   for (std::int64_t s : {5, 16, 32, 256, 512, 1024, 4096, 1 << 16}) {
     CHECK(tcu::choose_device_reduce_algorithm(1 << 12, s) != DeviceReduceAlgorithm::ragged);
     CHECK(tcu::choose_device_scan_algorithm(1 << 12, s, true) != DeviceScanAlgorithm::ragged);

@@ -18,12 +18,12 @@ if [ -x "$BUILD/bin/05_block_grid" ]; then
     echo "05: no $L05 (newest CCCL not fetched or not built): cub_latest_* rows skipped" | tee -a "$LOG" >&2
   fi
   # The fixed-size API at odd segment sizes (not multiples of 8, or below the warp level's range
-  # not powers of two): the API's choice, which takes lessons 5 and 6's ragged walk there, next to
-  # the warp level of chapters 03/04 that it replaced there (segmented_odd_sizes.csv).
+  # not powers of two): the API's choice (the walk of chapters 03/04 there: the warp level), next
+  # to lessons 5 and 6's ragged walk with offsets s*segment_size (segmented_odd_sizes.csv).
   odd05() {
     local op a
     for op in segmented_reduce segmented_scan; do
-      for a in auto warp_level; do
+      for a in auto ragged warp_level; do
         # warp_level needs chapters 03 and 04 in the build (a --chapter 05_block_grid build leaves them out)
         if [ $a = warp_level ] && ! { grep -q "^TCU_CHAPTER_03:BOOL=ON" "$BUILD/CMakeCache.txt" &&
                                       grep -q "^TCU_CHAPTER_04:BOOL=ON" "$BUILD/CMakeCache.txt"; } 2>/dev/null; then
