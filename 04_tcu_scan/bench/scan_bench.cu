@@ -113,6 +113,10 @@ Tolerance scan_tolerance(const std::string& name, std::int64_t segment_size, Out
       case ScanAlgorithm::scan256_pipelined: depth = 11 + 1 + static_cast<int>(ceil_div(segment_size, 256)); break;
       // A·U, 4 shuffle levels over the row totals, + the row offset, then the carry per tile.
       case ScanAlgorithm::scan256_pipelined_shfl: depth = 4 + 4 + 1 + 1 + static_cast<int>(ceil_div(segment_size, 256)); break;
+      // The walk (CUDA cores): a lane's 8 elements summed in sequence (8), 5 shuffle levels over
+      // the lanes, + the carry (1), the carry added once per 256-element slice, then the lane's
+      // own run up to the element (8).
+      case ScanAlgorithm::scan_walk: depth = 8 + 5 + 1 + 8 + static_cast<int>(ceil_div(segment_size, 256)); break;
       default: depth = 64; break;
     }
   }
