@@ -18,6 +18,8 @@
 #include "common/segments.hpp"
 #include "common/tensor_core/chunks.hpp"
 #include "common/throughput.hpp"
+#include "common/walk_model.hpp"
+#include "common/tensor_core/warp_shares.hpp"
 
 namespace cpu = tcu::bench::reduce::cpu;
 
@@ -221,6 +223,37 @@ tc::ChunkPlan warp_chunks(std::int64_t ns, std::int64_t s, std::int64_t granule,
                                       : r::reduction256n_inefficient_chunks(ns, s, sms);
 }
 }  // namespace
+
+TEST_CASE("CPU model: the walk of reduction_walk (16 per lane, look-back as far as a segment reaches) sums every segment once") {
+  // Integers in [-4, 4]: every sum exact in FP64. Several warps' shares put segment starts at every
+  // phase of the 512-element slices; both with and without the slices that only add.
+  for (std::int64_t s : {17, 18, 23, 24, 31, 32, 33, 47, 63, 97, 100, 255, 256, 257, 511, 513, 1000, 1031, 4099}) {
+    for (std::int64_t ns : {std::int64_t{1}, std::int64_t{3}, std::int64_t{37}}) {
+      for (std::int64_t warps : {std::int64_t{1}, std::int64_t{5}}) {
+        for (bool add_only : {true, false}) {
+          CAPTURE(s);
+          CAPTURE(ns);
+          CAPTURE(warps);
+          CAPTURE(add_only);
+          std::vector<double> x(static_cast<std::size_t>(ns * s));
+          for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>((i * 7919 + 13) % 9) - 4.0;
+          tcu::model::WalkOutput out = tcu::model::make_walk_output(ns, s);
+          for (std::int64_t w = 0; w < warps; ++w) {
+            const tcu::tc::WarpShare share = tcu::tc::warp_segment_share(ns, s, w, warps);
+            tcu::model::walk_share(x, s, share.first_segment, share.end_segment, {16, true, add_only}, out);
+          }
+          int bad = 0;
+          for (std::int64_t k = 0; k < ns; ++k) {
+            double want = 0.0;
+            for (std::int64_t i = k * s; i < (k + 1) * s; ++i) want += x[static_cast<std::size_t>(i)];
+            if (out.sum_writes[static_cast<std::size_t>(k)] != 1 || out.sums[static_cast<std::size_t>(k)] != want) ++bad;
+          }
+          CHECK(bad == 0);
+        }
+      }
+    }
+  }
+}
 
 TEST_CASE("split_segments: at most one chunk per 16 tiles, multiples of the granule, covering the segment") {
   for (int sms : {1, 8, kH100Sms}) {

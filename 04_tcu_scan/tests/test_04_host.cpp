@@ -13,6 +13,8 @@
 #include "04_tcu_scan/tcu_scan.cuh"
 #include "common/data.cuh"
 #include "common/testing/compare.hpp"
+#include "common/walk_model.hpp"
+#include "common/tensor_core/warp_shares.hpp"
 
 namespace sm = tcu::bench::scan;
 using tcu::testing::check_elements;
@@ -152,6 +154,38 @@ TEST_CASE("MatMulScan s = 16: the counts the chapter prints") {
   CHECK(c.depth == 5);
   CHECK(c.products == 35);  // 16 + 1 + 1 (up) + 1 + 16 (down) tiles
   CHECK(c.bound == 39);     // ⌈2·4096/240⌉ + 4
+}
+
+TEST_CASE("CPU model: the walk of scan_walk (8 per lane) writes every element once, inclusive and exclusive") {
+  // Integers in [-4, 4]: every prefix exact in FP64. Several warps' shares put segment starts at
+  // every phase of the 256-element slices.
+  for (std::int64_t s : {9, 10, 15, 16, 17, 24, 31, 33, 97, 100, 255, 256, 257, 1000, 4099}) {
+    for (std::int64_t ns : {std::int64_t{1}, std::int64_t{3}, std::int64_t{37}}) {
+      for (std::int64_t warps : {std::int64_t{1}, std::int64_t{5}}) {
+        CAPTURE(s);
+        CAPTURE(ns);
+        CAPTURE(warps);
+        std::vector<double> x(static_cast<std::size_t>(ns * s));
+        for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>((i * 7919 + 13) % 9) - 4.0;
+        tcu::model::WalkOutput out = tcu::model::make_walk_output(ns, s);
+        for (std::int64_t w = 0; w < warps; ++w) {
+          const tcu::tc::WarpShare share = tcu::tc::warp_segment_share(ns, s, w, warps);
+          tcu::model::walk_share(x, s, share.first_segment, share.end_segment, {8, false, false}, out);
+        }
+        int bad = 0;
+        for (std::int64_t k = 0; k < ns; ++k) {
+          double run = 0.0;
+          for (std::int64_t i = k * s; i < (k + 1) * s; ++i) {
+            const std::size_t e = static_cast<std::size_t>(i);
+            if (out.element_writes[e] != 1 || out.exclusive[e] != run) ++bad;
+            run += x[e];
+            if (out.inclusive[e] != run) ++bad;
+          }
+        }
+        CHECK(bad == 0);
+      }
+    }
+  }
 }
 
 TEST_CASE("algorithm names, limits and the choice by segment size") {
