@@ -80,14 +80,25 @@ bool odd_size_for_walk(std::int64_t s, std::int64_t not_power_of_two_below) {
   const bool power_of_two = (s & (s - 1)) == 0;
   return s > 16 && (s % 8 != 0 || (s < not_power_of_two_below && !power_of_two));
 }
-// Where chapters 03/04 take their own walk on CUDA cores (the same aligned slices, the segments'
-// positions known from s alone, no offsets to read): sizes 17 … 2^16 that are not powers of two,
-// with at least 4096 segments from 512 (sums) or 1024 (scans) on, as their warps take whole
-// segments. It beats the ragged walk there (fixed odd sizes 17 … 12345, n = 2^28 on the H100:
-// sums 78-96 % of the read stream and scans 95-98 % of copy, against 65-94 % and 88-90 %).
-bool warp_walk(std::int64_t ns, std::int64_t s, std::int64_t few_from) {
-  const bool power_of_two = (s & (s - 1)) == 0;
-  return kWarpLevel && s > 16 && !power_of_two && s <= 65536 && (s < few_from || ns >= 4096);
+// Whether chapters 03/04 take their own walk on CUDA cores for this shape (the same aligned
+// slices, the segments' positions known from s alone, no offsets to read): their own choice
+// decides. It beats the ragged walk there (fixed odd sizes 17 … 12345, n = 2^28 on the H100:
+// sums 87-95 % and scans 95-97 % of the limit, against 77-90 % and 87-90 %).
+bool warp_walk_reduce(std::int64_t ns, std::int64_t s) {
+#if TCU_DEVICE_WARP_LEVEL
+  return choose_reduce_algorithm(ns, s) == ReduceAlgorithm::reduction_walk;
+#else
+  static_cast<void>(ns), static_cast<void>(s);
+  return false;  // no warp level in this build
+#endif
+}
+bool warp_walk_scan(std::int64_t ns, std::int64_t s, bool fp32_output) {
+#if TCU_DEVICE_WARP_LEVEL
+  return choose_scan_algorithm(ns, s, fp32_output) == ScanAlgorithm::scan_walk;
+#else
+  static_cast<void>(ns), static_cast<void>(s), static_cast<void>(fp32_output);
+  return false;  // no warp level in this build
+#endif
 }
 
 // Lesson 3c runs where its input is on a 16-byte boundary and the image its kernel runs on this
@@ -218,7 +229,8 @@ DeviceReduceAlgorithm choose_device_reduce_algorithm(std::int64_t num_segments, 
            : segment_size < kReduceTwoPassFrom ? DeviceReduceAlgorithm::grid_single_pass
                                                 : DeviceReduceAlgorithm::grid_two_pass;
   if (odd_size_for_walk(segment_size, 512))
-    return warp_walk(num_segments, segment_size, 512) ? DeviceReduceAlgorithm::warp_level : DeviceReduceAlgorithm::ragged;
+    return warp_walk_reduce(num_segments, segment_size) ? DeviceReduceAlgorithm::warp_level
+                                                         : DeviceReduceAlgorithm::ragged;
   if (segment_size >= kReduceBlockFrom) return DeviceReduceAlgorithm::grid_two_pass;  // block level when segments fill the GPU
   return kWarpLevel ? DeviceReduceAlgorithm::warp_level : DeviceReduceAlgorithm::segmented_lookback;
 }
@@ -227,7 +239,7 @@ DeviceScanAlgorithm choose_device_scan_algorithm(std::int64_t num_segments, std:
   if (num_segments <= 1)  // past one block tile: lesson 3c where it runs (its dispatch falls back to 3b)
     return segment_size <= kScanOneBlockUpTo ? DeviceScanAlgorithm::block_scan
                                              : DeviceScanAlgorithm::grid_warp_specialised;
-  if (warp_walk(num_segments, segment_size, 1024)) return DeviceScanAlgorithm::warp_level;
+  if (warp_walk_scan(num_segments, segment_size, fp32_output)) return DeviceScanAlgorithm::warp_level;
   if (fp32_output && odd_size_for_walk(segment_size, kScanBlockFrom)) return DeviceScanAlgorithm::ragged;
   if (segment_size < kScanBlockFrom && kWarpLevel) return DeviceScanAlgorithm::warp_level;
   // Enough segments to keep every SM busy for several waves: a block per segment, no look-back.
