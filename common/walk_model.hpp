@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/tensor_core/warp_shares.hpp"
+
 namespace tcu::model {
 
 struct WalkOptions {
@@ -120,6 +122,20 @@ inline void walk_share(const std::vector<double>& x, std::int64_t s, std::int64_
       if (r[l] >= s) r[l] -= s, ++seg[l];
     }
   }
+}
+
+// The whole launch: `warps` warps, each over its share of whole segments (tc::warp_segment_share,
+// as the kernels split them), on integers in [-4, 4] (every sum exact in FP64); `x` gets the input.
+inline WalkOutput walk_all_shares(std::int64_t num_segments, std::int64_t s, std::int64_t warps,
+                                  const WalkOptions& o, std::vector<double>& x) {
+  x.resize(static_cast<std::size_t>(num_segments * s));
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>((i * 7919 + 13) % 9) - 4.0;
+  WalkOutput out = make_walk_output(num_segments, s);
+  for (std::int64_t w = 0; w < warps; ++w) {
+    const tc::WarpShare share = tc::warp_segment_share(num_segments, s, w, warps);
+    walk_share(x, s, share.first_segment, share.end_segment, o, out);
+  }
+  return out;
 }
 
 }  // namespace tcu::model

@@ -19,7 +19,6 @@
 #include "common/tensor_core/chunks.hpp"
 #include "common/throughput.hpp"
 #include "common/walk_model.hpp"
-#include "common/tensor_core/warp_shares.hpp"
 
 namespace cpu = tcu::bench::reduce::cpu;
 
@@ -235,13 +234,8 @@ TEST_CASE("CPU model: the walk of reduction_walk (16 per lane, look-back as far 
           CAPTURE(ns);
           CAPTURE(warps);
           CAPTURE(add_only);
-          std::vector<double> x(static_cast<std::size_t>(ns * s));
-          for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>((i * 7919 + 13) % 9) - 4.0;
-          tcu::model::WalkOutput out = tcu::model::make_walk_output(ns, s);
-          for (std::int64_t w = 0; w < warps; ++w) {
-            const tcu::tc::WarpShare share = tcu::tc::warp_segment_share(ns, s, w, warps);
-            tcu::model::walk_share(x, s, share.first_segment, share.end_segment, {16, true, add_only}, out);
-          }
+          std::vector<double> x;
+          const tcu::model::WalkOutput out = tcu::model::walk_all_shares(ns, s, warps, {16, true, add_only}, x);
           int bad = 0;
           for (std::int64_t k = 0; k < ns; ++k) {
             double want = 0.0;

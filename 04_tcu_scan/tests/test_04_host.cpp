@@ -14,7 +14,6 @@
 #include "common/data.cuh"
 #include "common/testing/compare.hpp"
 #include "common/walk_model.hpp"
-#include "common/tensor_core/warp_shares.hpp"
 
 namespace sm = tcu::bench::scan;
 using tcu::testing::check_elements;
@@ -165,13 +164,8 @@ TEST_CASE("CPU model: the walk of scan_walk (8 per lane) writes every element on
         CAPTURE(s);
         CAPTURE(ns);
         CAPTURE(warps);
-        std::vector<double> x(static_cast<std::size_t>(ns * s));
-        for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>((i * 7919 + 13) % 9) - 4.0;
-        tcu::model::WalkOutput out = tcu::model::make_walk_output(ns, s);
-        for (std::int64_t w = 0; w < warps; ++w) {
-          const tcu::tc::WarpShare share = tcu::tc::warp_segment_share(ns, s, w, warps);
-          tcu::model::walk_share(x, s, share.first_segment, share.end_segment, {8, false, false}, out);
-        }
+        std::vector<double> x;
+        const tcu::model::WalkOutput out = tcu::model::walk_all_shares(ns, s, warps, {8, false, false}, x);
         int bad = 0;
         for (std::int64_t k = 0; k < ns; ++k) {
           double run = 0.0;
