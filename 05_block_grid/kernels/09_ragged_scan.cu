@@ -317,9 +317,8 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: mor
   const tc::ArrayChunk c = array_chunk<kRaggedTileElems>(r, chunks, blockIdx.x);
   if (c.first >= c.last) return check_spans(range, spans, ChunkSpan{-1, -1}, &sm.last_block);
   const int lane = tc::lane_id(), warp = tc::warp_in_block();
-  if (warp == 0) {  // where the chunk lies among the segments: the first one past its start, or empty at it
-    const std::int64_t first =
-        warp_search(0, ns, [&](std::int64_t s) { return off.end(s) > c.first || off.begin(s) >= c.first; }, lane);
+  if (warp == 0) {  // where the chunk lies among the segments
+    const std::int64_t first = first_segment_from(off, ns, c.first, lane);
     if (lane == 0) {
       sm.s_open = first < ns && off.begin(first) < c.first ? first : -1;  // began in an earlier chunk
       sm.cursor = first > 0 ? first - 1 : 0;

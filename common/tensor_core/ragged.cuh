@@ -28,6 +28,16 @@ struct OffsetArrays {
   __device__ void prefetch(std::int64_t s) const {  // the lines of b[s] and e[s] into L1
     asm volatile("prefetch.global.L1 [%0];\n\tprefetch.global.L1 [%1];" ::"l"(b + s), "l"(e + s));
   }
+  // Read ahead: load() issues the loads and returns at once; decode() is where the warp waits for
+  // them, so a read-ahead decoded a tile later costs no wait.
+  struct Raw {
+    T b, e;
+  };
+  __device__ Raw load(std::int64_t s) const { return Raw{__ldg(b + s), __ldg(e + s)}; }
+  __device__ void decode(const Raw& r, std::int64_t& begin_s, std::int64_t& end_s) const {
+    begin_s = r.b;
+    end_s = r.e > r.b ? r.e : r.b;
+  }
 };
 struct FixedOffsets {  // the fixed-size API: segment s = [s·size, (s + 1)·size)
   std::int64_t size;
@@ -38,6 +48,14 @@ struct FixedOffsets {  // the fixed-size API: segment s = [s·size, (s + 1)·siz
     end_s = begin_s + size;
   }
   __device__ void prefetch(std::int64_t) const {}
+  struct Raw {
+    std::int64_t b;
+  };
+  __device__ Raw load(std::int64_t s) const { return Raw{s * size}; }
+  __device__ void decode(const Raw& r, std::int64_t& begin_s, std::int64_t& end_s) const {
+    begin_s = r.b;
+    end_s = r.b + size;
+  }
 };
 
 struct RaggedRange {
@@ -81,6 +99,13 @@ __device__ std::int64_t warp_search(std::int64_t a, std::int64_t z, Pred&& pred,
     z = pk < z ? pk : z;
   }
   return a;
+}
+
+// Where a walk that starts at element p stands among ordered segments: the first segment that ends
+// after p (the one open at p, or the next to start), or an empty one placed at or after p.
+template <class Off>
+__device__ std::int64_t first_segment_from(const Off& off, std::int64_t ns, std::int64_t p, int lane) {
+  return warp_search(0, ns, [&](std::int64_t s) { return off.end(s) > p || off.begin(s) >= p; }, lane);
 }
 
 }  // namespace tcu::tc
