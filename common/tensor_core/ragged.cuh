@@ -20,34 +20,27 @@ struct OffsetArrays {
     const std::int64_t x = static_cast<std::int64_t>(__ldg(e + s)), y = begin(s);
     return x > y ? x : y;
   }
-  __device__ void get(std::int64_t s, std::int64_t& begin_s, std::int64_t& end_s) const {  // both, one compare
-    const T x = __ldg(b + s), y = __ldg(e + s);
-    begin_s = x;
-    end_s = y > x ? y : x;
-  }
-  __device__ void prefetch(std::int64_t s) const {  // the lines of b[s] and e[s] into L1
-    asm volatile("prefetch.global.L1 [%0];\n\tprefetch.global.L1 [%1];" ::"l"(b + s), "l"(e + s));
-  }
   // Read ahead: load() issues the loads and returns at once; decode() is where the warp waits for
   // them, so a read-ahead decoded a tile later costs no wait.
   struct Raw {
     T b, e;
   };
   __device__ Raw load(std::int64_t s) const { return Raw{__ldg(b + s), __ldg(e + s)}; }
-  __device__ void decode(const Raw& r, std::int64_t& begin_s, std::int64_t& end_s) const {
+  __device__ void decode(const Raw& r, std::int64_t& begin_s, std::int64_t& end_s) const {  // one compare
     begin_s = r.b;
     end_s = r.e > r.b ? r.e : r.b;
+  }
+  __device__ void get(std::int64_t s, std::int64_t& begin_s, std::int64_t& end_s) const {  // both, at once
+    decode(load(s), begin_s, end_s);
+  }
+  __device__ void prefetch(std::int64_t s) const {  // the lines of b[s] and e[s] into L1
+    asm volatile("prefetch.global.L1 [%0];\n\tprefetch.global.L1 [%1];" ::"l"(b + s), "l"(e + s));
   }
 };
 struct FixedOffsets {  // the fixed-size API: segment s = [s·size, (s + 1)·size)
   std::int64_t size;
   __device__ std::int64_t begin(std::int64_t s) const { return s * size; }
   __device__ std::int64_t end(std::int64_t s) const { return (s + 1) * size; }
-  __device__ void get(std::int64_t s, std::int64_t& begin_s, std::int64_t& end_s) const {
-    begin_s = s * size;
-    end_s = begin_s + size;
-  }
-  __device__ void prefetch(std::int64_t) const {}
   struct Raw {
     std::int64_t b;
   };
@@ -56,6 +49,10 @@ struct FixedOffsets {  // the fixed-size API: segment s = [s·size, (s + 1)·siz
     begin_s = r.b;
     end_s = r.b + size;
   }
+  __device__ void get(std::int64_t s, std::int64_t& begin_s, std::int64_t& end_s) const {
+    decode(load(s), begin_s, end_s);
+  }
+  __device__ void prefetch(std::int64_t) const {}
 };
 
 struct RaggedRange {
