@@ -20,6 +20,7 @@
 // Segments of 1 … 16 go to Reduction16 (a segment per row).
 #include <algorithm>
 
+#include "common/tensor_core/lane_scan.cuh"
 #include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/staging.cuh"
 #include "common/tensor_core/warp_shares.hpp"
@@ -110,16 +111,7 @@ __global__ void __launch_bounds__(kWalkWarps * kWarpSize, kWalkMinBlocks)
         }
         // 3. the segmented scan: lane L's part is B from its head on, or A (all) without one
         const bool head = h < kLaneElems;
-        const unsigned upto = __ballot_sync(kFullMask, head) & (0xffffffffu >> (31 - lane));  // lanes 0 … L
-        const int head_lane = upto ? 31 - __clz(upto) : -1;
-        float inc = head ? b : a;
-#pragma unroll
-        for (int d = 1; d < kWarpSize; d *= 2) {
-          if (d >= span) break;  // the same in every lane
-          const float o = __shfl_up_sync(kFullMask, inc, d);
-          if (lane - d >= head_lane && lane >= d) inc += o;
-        }
-        if (head_lane < 0) inc = carry + inc;  // no head in lanes 0 … L: the open segment runs on
+        const float inc = segmented_lane_scan(head, head ? b : a, carry, lane, span);
         const float up = __shfl_up_sync(kFullMask, inc, 1);
         const float before = lane == 0 ? carry : up;  // the lane's segment before its first element
         carry = __shfl_sync(kFullMask, inc, kWarpSize - 1);

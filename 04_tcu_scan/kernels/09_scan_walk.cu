@@ -14,6 +14,7 @@
 // Exclusive: each result the one before it, 0 at a head. Segments of 1 … 8 go to Scan16.
 #include <algorithm>
 
+#include "common/tensor_core/lane_scan.cuh"
 #include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/staging.cuh"
 #include "common/tensor_core/warp_shares.hpp"
@@ -80,15 +81,7 @@ __global__ void __launch_bounds__(kWalkWarps * kWarpSize, kWalkMinBlocks)
       }
       // 3. the segmented scan: lane L's part is B from its head on, or A (all) without one
       const bool head = h < kPieceElems;
-      const unsigned upto = __ballot_sync(kFullMask, head) & (0xffffffffu >> (31 - lane));  // lanes 0 … L
-      const int head_lane = upto ? 31 - __clz(upto) : -1;
-      float inc = head ? b : a;
-#pragma unroll
-      for (int d = 1; d < kWarpSize; d *= 2) {
-        const float o = __shfl_up_sync(kFullMask, inc, d);
-        if (lane - d >= head_lane && lane >= d) inc += o;
-      }
-      if (head_lane < 0) inc = carry + inc;  // no head in lanes 0 … L: the open segment runs on
+      const float inc = segmented_lane_scan(head, head ? b : a, carry, lane);
       const float up = __shfl_up_sync(kFullMask, inc, 1);
       float run = lane == 0 ? carry : up;  // the lane's segment before its first element
       carry = __shfl_sync(kFullMask, inc, kWarpSize - 1);

@@ -101,9 +101,8 @@ struct Walk {
 // The offsets of a tile of short segments come in rounds of 32, each waiting for the last: lane s
 // reads segment cur + s's ahead, and lane r < `rounds` brings round r + 1's into L1 (rounds: as
 // many as the last tile with events took, plus one). The read-ahead stays undecoded until the
-// next tile with events. Decoded at once, it made the warp wait for its loads in every tile with
-// events (the largest stall in a profile of fixed_100); deferred, with_empty's sums ran about 2 %
-// faster (H100, three runs each), the other distributions within the runs' spread.
+// next tile with events: decoded at once, it made the warp wait for its loads in every tile with
+// events (the largest stall in a profile of fixed_100).
 template <class Off>
 __device__ __forceinline__ void read_ahead(Walk<Off>& w, const Off& off, std::int64_t ns, int rounds, int lane) {
   w.next_valid = w.cur + lane < ns;
