@@ -15,7 +15,6 @@ namespace {
 
 constexpr int kRoundTiles = kRowScanTiles;  // 8 tiles per round and warp
 constexpr int kWarps = 4, kMinBlocks = 4;   // 4 × 4 warps per SM at least (shared memory: 33 KB a block)
-constexpr std::int64_t kMinShare = 4096;    // elements: fewer warps than that many per warp
 
 struct alignas(128) AnyWarpSmem {
   __half post[kRoundTiles][kTileElems];  // the staged round (A_post after the cut)
@@ -75,10 +74,8 @@ __global__ void __launch_bounds__(kWarps * 32, kMinBlocks)
 cudaError_t launch_reduction_any_size(const __half* d_in, float* d_out, std::int64_t num_segments,
                                       std::int64_t segment_size, cudaStream_t stream) {
   if (segment_size <= kTile) return launch_reduction16(d_in, d_out, num_segments, segment_size, stream);
-  const std::int64_t want_warps =
-      std::min(num_segments, std::max<std::int64_t>(1, num_segments * segment_size / kMinShare));
-  const int grid = resident_grid_size(reinterpret_cast<const void*>(reduction_any_size_kernel), kWarps * 32,
-                                      ceil_div(want_warps, std::int64_t{kWarps}));
+  const int grid =
+      segment_grid_size(reinterpret_cast<const void*>(reduction_any_size_kernel), kWarps, num_segments, segment_size);
   reduction_any_size_kernel<<<grid, kWarps * 32, 0, stream>>>(d_in, d_out, num_segments, segment_size);
   return cudaGetLastError();
 }

@@ -35,7 +35,6 @@ constexpr int kLaneElems = kLanePieces * kPieceElems;   // 16
 constexpr unsigned kSlice = kWarpSize * kLaneElems;     // 512
 constexpr int kSlices = 2;                              // slices per step, loaded together
 constexpr int kWalkWarps = 8, kWalkMinBlocks = 3;       // 24 warps per SM at least: 48 KB in flight
-constexpr std::int64_t kMinShare = 4096;                // elements: fewer warps than that many per warp
 
 __global__ void __launch_bounds__(kWalkWarps * kWarpSize, kWalkMinBlocks)
     reduction_walk_kernel(const __half* __restrict__ in, float* __restrict__ out, std::int64_t num_segments,
@@ -132,10 +131,8 @@ __global__ void __launch_bounds__(kWalkWarps * kWarpSize, kWalkMinBlocks)
 cudaError_t launch_reduction_walk(const __half* d_in, float* d_out, std::int64_t num_segments,
                                   std::int64_t segment_size, cudaStream_t stream) {
   if (segment_size <= kTile) return launch_reduction16(d_in, d_out, num_segments, segment_size, stream);
-  const std::int64_t want_warps =
-      std::min(num_segments, std::max<std::int64_t>(1, num_segments * segment_size / kMinShare));
-  const int grid = resident_grid_size(reinterpret_cast<const void*>(reduction_walk_kernel), kWalkWarps * kWarpSize,
-                                      ceil_div(want_warps, std::int64_t{kWalkWarps}));
+  const int grid =
+      segment_grid_size(reinterpret_cast<const void*>(reduction_walk_kernel), kWalkWarps, num_segments, segment_size);
   reduction_walk_kernel<<<grid, kWalkWarps * kWarpSize, 0, stream>>>(d_in, d_out, num_segments, segment_size);
   return cudaGetLastError();
 }

@@ -18,7 +18,6 @@ namespace {
 
 constexpr int kRoundTiles = kRowScanTiles;       // 8 tiles per round and warp
 constexpr int kAnyWarps = 4, kAnyMinBlocks = 4;  // 4 × 4 warps per SM (shared memory: 44 KB a block)
-constexpr std::int64_t kMinShare = 4096;         // elements: fewer warps than that many per warp
 
 struct alignas(128) AnyWarpSmem {
   __half post[kRoundTiles][kTileElems];  // the staged round (A_post after the cut)
@@ -127,10 +126,7 @@ cudaError_t launch_scan_any_size(const __half* in, OutT* out, std::int64_t num_s
   // A row holds at most one segment start from 17 on; 1 … 16: a segment per row (Scan16).
   if (segment_size <= kTile) return launch_scan16(in, out, num_segments, segment_size, inclusive, stream);
   auto* k = inclusive ? scan_any_size_kernel<OutT, true> : scan_any_size_kernel<OutT, false>;
-  const std::int64_t total = num_segments * segment_size;
-  const std::int64_t want_warps = std::min(num_segments, std::max<std::int64_t>(1, total / kMinShare));
-  const int grid = resident_grid_size(reinterpret_cast<const void*>(k), kAnyWarps * kWarpSize,
-                                      ceil_div(want_warps, std::int64_t{kAnyWarps}));
+  const int grid = segment_grid_size(reinterpret_cast<const void*>(k), kAnyWarps, num_segments, segment_size);
   k<<<grid, kAnyWarps * kWarpSize, 0, stream>>>(in, out, num_segments, segment_size);
   return cudaGetLastError();
 }

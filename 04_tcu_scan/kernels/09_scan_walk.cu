@@ -28,7 +28,6 @@ namespace {
 
 constexpr int kSlices = 4;                            // slices per step, loaded together
 constexpr int kWalkWarps = 8, kWalkMinBlocks = 3;     // 24 warps per SM at least: 48 KB of loads in flight
-constexpr std::int64_t kMinShare = 4096;              // elements: fewer warps than that many per warp
 constexpr unsigned kSlice = kWarpSize * kPieceElems;  // 256
 
 template <class OutT, bool kInclusive>
@@ -125,10 +124,7 @@ cudaError_t launch_scan_walk(const __half* in, OutT* out, std::int64_t num_segme
                              bool inclusive, cudaStream_t stream) {
   if (segment_size < 9) return launch_scan16(in, out, num_segments, segment_size, inclusive, stream);
   auto* k = inclusive ? scan_walk_kernel<OutT, true> : scan_walk_kernel<OutT, false>;
-  const std::int64_t total = num_segments * segment_size;
-  const std::int64_t want_warps = std::min(num_segments, std::max<std::int64_t>(1, total / kMinShare));
-  const int grid = resident_grid_size(reinterpret_cast<const void*>(k), kWalkWarps * kWarpSize,
-                                      ceil_div(want_warps, std::int64_t{kWalkWarps}));
+  const int grid = segment_grid_size(reinterpret_cast<const void*>(k), kWalkWarps, num_segments, segment_size);
   k<<<grid, kWalkWarps * kWarpSize, 0, stream>>>(in, out, num_segments, segment_size);
   return cudaGetLastError();
 }

@@ -34,4 +34,11 @@ int resident_grid_size(const void* kernel, int threads, std::int64_t work_blocks
   return grid_for(work_blocks, per_sm);
 }
 
+int segment_grid_size(const void* kernel, int warps_per_block, std::int64_t num_segments, std::int64_t segment_size) {
+  constexpr std::int64_t kMinShare = 4096;  // elements: fewer warps than that many per warp
+  const std::int64_t want_warps =
+      std::min(num_segments, std::max<std::int64_t>(1, num_segments * segment_size / kMinShare));
+  return resident_grid_size(kernel, warps_per_block * 32, (want_warps + warps_per_block - 1) / warps_per_block);
+}
+
 }  // namespace tcu::tc

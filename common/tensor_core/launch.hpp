@@ -16,6 +16,11 @@ int grid_for(std::int64_t work_blocks, int per_sm);
 // The same, capped at one resident wave of `kernel` (`threads` threads, `dynamic_smem` bytes each).
 int resident_grid_size(const void* kernel, int threads, std::int64_t work_blocks, std::size_t dynamic_smem = 0);
 
+// A grid for a kernel that spreads num_segments × segment_size elements over its warps (the any-size
+// and walk kernels of chapters 03 and 04): a warp per 4096 elements at least (fewer, longer shares
+// keep each warp's loads streaming), never more warps than segments, at most one resident wave.
+int segment_grid_size(const void* kernel, int warps_per_block, std::int64_t num_segments, std::int64_t segment_size);
+
 // Stream-ordered temporary device memory (e.g. a second pass's partials) from a pool private to the
 // library that keeps its memory between calls (the default pool of cudaMallocAsync maps it again
 // after every synchronisation: tens of microseconds). TempBuffer frees, stream-ordered, at scope end.
