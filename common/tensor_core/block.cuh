@@ -7,6 +7,7 @@
 
 #include "common/int_math.hpp"
 #include "common/tensor_core/fragments.cuh"
+#include "common/tensor_core/launch.hpp"
 
 namespace tcu::tc {
 
@@ -59,8 +60,7 @@ __device__ __forceinline__ Smem& block_smem() {
 }
 template <class Smem = BlockSmem, class Kernel>
 cudaError_t allow_block_smem(Kernel* kernel) {
-  return cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                              static_cast<int>(sizeof(Smem)));
+  return allow_dynamic_smem(reinterpret_cast<const void*>(kernel), sizeof(Smem));
 }
 
 }  // namespace tcu::tc

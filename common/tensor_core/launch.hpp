@@ -14,7 +14,11 @@ int sm_count();
 int grid_for(std::int64_t work_blocks, int per_sm);
 
 // The same, capped at one resident wave of `kernel` (`threads` threads, `dynamic_smem` bytes each).
+// The occupancy is asked once per kernel, shape and device: a small call's time is mostly host calls.
 int resident_grid_size(const void* kernel, int threads, std::int64_t work_blocks, std::size_t dynamic_smem = 0);
+
+// cudaFuncSetAttribute(kernel, MaxDynamicSharedMemorySize, bytes), once per kernel, size and device.
+cudaError_t allow_dynamic_smem(const void* kernel, std::size_t bytes);
 
 // A grid for a kernel that spreads num_segments × segment_size elements over its warps (the any-size
 // and walk kernels of chapters 03 and 04): a warp per 4096 elements at least (fewer, longer shares
