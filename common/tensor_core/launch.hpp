@@ -18,6 +18,8 @@ int grid_for(std::int64_t work_blocks, int per_sm);
 int resident_grid_size(const void* kernel, int threads, std::int64_t work_blocks, std::size_t dynamic_smem = 0);
 
 // cudaFuncSetAttribute(kernel, MaxDynamicSharedMemorySize, bytes), once per kernel, size and device.
+// Like the temporary pool below, these answers are kept for the process: a cudaDeviceReset
+// between two calls of the library is not supported (the attribute would not be set again).
 cudaError_t allow_dynamic_smem(const void* kernel, std::size_t bytes);
 
 // A grid for a kernel that spreads num_segments × segment_size elements over its warps (the any-size
