@@ -40,7 +40,8 @@
 //     offset pointers with segments to do, or offsets not aligned to OffsetT: invalid;
 //   - temporary device memory (a few words per 16384-element block tile) is taken stream-
 //     ordered from a memory pool private to the library that keeps it between calls; an
-//     allocation failure is returned as cudaErrorMemoryAllocation.
+//     allocation failure is returned as cudaErrorMemoryAllocation. The pool and the kernels'
+//     launch settings are kept per device for the process: no cudaDeviceReset between calls.
 // The segmented functions pick warp level (chapters 03/04, when built), block level or grid
 // level by segment size, from the crossovers of the chapter's sweep (choose_device_*_algorithm).
 #include <cuda_fp16.h>
