@@ -14,17 +14,14 @@ int sm_count();
 int grid_for(std::int64_t work_blocks, int per_sm);
 
 // The same, capped at one resident wave of `kernel` (`threads` threads, `dynamic_smem` bytes each).
-// The occupancy is asked once per kernel, shape and device: a small call's time is mostly host calls.
 int resident_grid_size(const void* kernel, int threads, std::int64_t work_blocks, std::size_t dynamic_smem = 0);
-
-// cudaFuncSetAttribute(kernel, MaxDynamicSharedMemorySize, bytes), once per kernel, size and device.
-// Like the temporary pool below, these answers are kept for the process: a cudaDeviceReset
-// between two calls of the library is not supported (the attribute would not be set again).
+// cudaFuncSetAttribute(kernel, MaxDynamicSharedMemorySize, bytes). It and the occupancy above are
+// asked once per kernel, shape and device (a small call is mostly host calls) and kept for the
+// process, as the pool below is: no cudaDeviceReset between calls.
 cudaError_t allow_dynamic_smem(const void* kernel, std::size_t bytes);
 
-// A grid for a kernel that spreads num_segments × segment_size elements over its warps (the any-size
-// and walk kernels of chapters 03 and 04): a warp per 4096 elements at least (fewer, longer shares
-// keep each warp's loads streaming), never more warps than segments, at most one resident wave.
+// A grid for num_segments × segment_size elements spread over warps (03/04's any-size and walk
+// kernels): a warp per 4096 elements at least, no more warps than segments, one resident wave.
 int segment_grid_size(const void* kernel, int warps_per_block, std::int64_t num_segments, std::int64_t segment_size);
 
 // Stream-ordered temporary device memory (e.g. a second pass's partials) from a pool private to the
