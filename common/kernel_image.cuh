@@ -10,39 +10,23 @@
 // and the machine code it runs (binaryVersion).
 #include <cuda_runtime.h>
 
-#include <mutex>
-#include <vector>
+#include "common/runtime_memo.hpp"
 
 namespace tcu {
 
 // cudaSuccess when `kernel`, on the current device, runs code compiled for compute_<min_arch>
 // or newer (e.g. 80); cudaErrorNotSupported when the image it would run is older (the GPU is
 // older, or this binary holds no code that new); the runtime's error when it has no image at all.
-// The image's versions are asked once per kernel and device (the query costs a small call
-// microseconds of host time, and the answer cannot change while the process runs).
+// The image's versions are asked once per kernel and device (runtime_memo.hpp).
 inline cudaError_t require_kernel_image(const void* kernel, int min_arch) {
-  struct Known {
-    const void* kernel;
-    int device, ptx, binary;
-  };
-  static std::mutex mutex;
-  static std::vector<Known> known;
-  int device = -1;
-  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  auto pass = [&](int ptx, int binary) {
-    return ptx >= min_arch && binary >= min_arch ? cudaSuccess : cudaErrorNotSupported;
-  };
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    for (const Known& k : known)
-      if (k.kernel == kernel && k.device == device) return pass(k.ptx, k.binary);
-  }
-  cudaFuncAttributes attr{};
-  const cudaError_t err = cudaFuncGetAttributes(&attr, kernel);
-  if (err != cudaSuccess) return err;
-  std::lock_guard<std::mutex> lock(mutex);
-  known.push_back(Known{kernel, device, attr.ptxVersion, attr.binaryVersion});
-  return pass(attr.ptxVersion, attr.binaryVersion);
+  constexpr int kPack = 1 << 12;  // versions are below 4096: ptx · kPack + binary
+  const int v = remember_per_device(kernel, 0, 0, [](const void* kernel, int, std::size_t) {
+    cudaFuncAttributes attr{};
+    const cudaError_t err = cudaFuncGetAttributes(&attr, kernel);
+    return err != cudaSuccess ? -static_cast<int>(err) : attr.ptxVersion * kPack + attr.binaryVersion;
+  });
+  if (v < 0) return static_cast<cudaError_t>(-v);
+  return (v / kPack >= min_arch && v % kPack >= min_arch) ? cudaSuccess : cudaErrorNotSupported;
 }
 
 }  // namespace tcu

@@ -50,8 +50,8 @@ cudaError_t launch_reduce_chunks(const __half* in, float* out, std::int64_t num_
 cudaError_t launch_grid_reduce_two_pass(const __half* in, float* out, std::int64_t num_segments,
                                         std::int64_t segment_size, cudaStream_t stream) {
   if (cudaError_t e = tc::allow_block_smem(chunk_reduce_kernel); e != cudaSuccess) return e;
-  static const int resident = tc::resident_grid_size(reinterpret_cast<const void*>(chunk_reduce_kernel),
-                                                     tc::kBlockThreads, std::int64_t(1) << 40, tc::kBlockSmemBytes);
+  const int resident = tc::resident_grid_size(reinterpret_cast<const void*>(chunk_reduce_kernel),
+                                              tc::kBlockThreads, std::int64_t(1) << 40, tc::kBlockSmemBytes);
   // One wave: resident / num_segments chunks per segment (rounded down), at least a block tile each.
   const std::int64_t wave = num_segments < resident ? resident / num_segments * num_segments : resident;
   const tc::ChunkPlan plan =

@@ -44,14 +44,10 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)
 
 }  // namespace
 
-int resident_reduce_blocks() {
-  static int blocks = 0;
-  if (blocks == 0) {
-    tc::allow_block_smem(reduce_single_pass_kernel);
-    blocks = tc::resident_grid_size(reinterpret_cast<const void*>(reduce_single_pass_kernel), tc::kBlockThreads,
-                                    std::int64_t(1) << 40, tc::kBlockSmemBytes);
-  }
-  return blocks;
+int resident_reduce_blocks() {  // asked of the runtime once per device (launch.hpp)
+  tc::allow_block_smem(reduce_single_pass_kernel);
+  return tc::resident_grid_size(reinterpret_cast<const void*>(reduce_single_pass_kernel), tc::kBlockThreads,
+                                std::int64_t(1) << 40, tc::kBlockSmemBytes);
 }
 
 cudaError_t launch_grid_reduce_single_pass(const __half* in, float* out, std::int64_t n, cudaStream_t stream) {

@@ -2,46 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <mutex>
-#include <vector>
+
+#include "common/runtime_memo.hpp"
 
 namespace tcu::tc {
-namespace {
-
-// Answers of the runtime that cannot change while the process runs (a kernel's occupancy at a
-// shape, a kernel attribute once set), per kernel, shape and device.
-struct Remembered {
-  const void* kernel;
-  int device, threads;
-  std::size_t bytes;
-  int value;
-};
-std::mutex remembered_mutex;
-std::vector<Remembered> remembered;
-
-// The value remembered for (kernel, threads, bytes) on the current device, or compute() stored
-// when it succeeds (>= 0); a failure (< 0) is returned and not kept.
-template <class Compute>
-int remember(const void* kernel, int threads, std::size_t bytes, Compute&& compute) {
-  int device = -1;
-  if (cudaGetDevice(&device) != cudaSuccess) {
-    cudaGetLastError();
-    return compute();
-  }
-  {
-    std::lock_guard<std::mutex> lock(remembered_mutex);
-    for (const Remembered& r : remembered)
-      if (r.kernel == kernel && r.device == device && r.threads == threads && r.bytes == bytes) return r.value;
-  }
-  const int value = compute();
-  if (value >= 0) {
-    std::lock_guard<std::mutex> lock(remembered_mutex);
-    remembered.push_back(Remembered{kernel, device, threads, bytes, value});
-  }
-  return value;
-}
-
-}  // namespace
 
 int sm_count() {
   constexpr int kMaxDevices = 64;
@@ -63,7 +27,7 @@ int grid_for(std::int64_t work_blocks, int per_sm) {
 }
 
 int resident_grid_size(const void* kernel, int threads, std::int64_t work_blocks, std::size_t dynamic_smem) {
-  const int per_sm = remember(kernel, threads, dynamic_smem, [&] {
+  const int per_sm = remember_per_device(kernel, threads, dynamic_smem, [](const void* kernel, int threads, std::size_t dynamic_smem) {
     int blocks = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, dynamic_smem) != cudaSuccess ||
         blocks < 1) {
@@ -76,7 +40,7 @@ int resident_grid_size(const void* kernel, int threads, std::int64_t work_blocks
 }
 
 cudaError_t allow_dynamic_smem(const void* kernel, std::size_t bytes) {
-  const int e = remember(kernel, -1, bytes, [&] {
+  const int e = remember_per_device(kernel, -1, bytes, [](const void* kernel, int, std::size_t bytes) {
     const cudaError_t set =
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
     return set == cudaSuccess ? 0 : -static_cast<int>(set);
