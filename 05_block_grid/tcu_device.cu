@@ -67,10 +67,10 @@ std::int64_t block_scan_min_segments() { return (3 * static_cast<std::int64_t>(t
 // Past them the sweep's fastest single-pass scan is lesson 3c's (2^15 … 2^28 on the H100).
 constexpr std::int64_t kScanOneBlockUpTo = std::int64_t(1) << 14;
 constexpr std::int64_t kReduceOneBlockUpTo = std::int64_t(1) << 15;
-// From 2^24 on the whole-array sum takes lesson 2a (chunks in waves, its second pass a dependent
-// launch); below, lesson 2b's one launch (the sweep on the H100: two launches ahead from 2^24,
-// level at 2^23, one launch ahead below).
-constexpr std::int64_t kReduceTwoPassFrom = std::int64_t(1) << 24;
+// From 2^23 on the whole-array sum takes lesson 2a (chunks in waves, its second pass a dependent
+// launch); below, lesson 2b's one launch (the sweeps on the H100: two launches ahead from 2^23 in
+// every process, level or behind below).
+constexpr std::int64_t kReduceTwoPassFrom = std::int64_t(1) << 23;
 // Segments of "odd" sizes take lessons 5 and 6's ragged walk, which reads whole aligned tiles
 // whatever the segment boundaries: sizes not a multiple of 8 (rows that are not whole 16-byte
 // vectors: element-wise loads at every level) and, below the warp level's own fast range, the

@@ -15,7 +15,8 @@
 #   grade_handout    the same over a handout freshly written from this tree: every exercise
 #             graded (none "ungraded"), 0 points expected; writes grade_handout.json
 #   a short summary, last.
-# Environment: TCU_BENCH_LARGE=0 leaves out 05's n = 2^31 + 17 benchmark step (ctest covers it).
+# Environment: TCU_BENCH_LARGE=0 leaves out 05's n = 2^31 + 17 benchmark step (ctest covers it);
+#   TCU_SWEEP_RUNS=K runs 05's sweep K times per binary, each row the median run's (default 3).
 # Usage:
 #   OUT=/some/dir bash scripts/device_check.sh [--chapter NN_name]... [--steps build,sanitize,bench]
 # Everything a run writes goes into $OUT/results.tgz (logs, CSVs, plots) plus $OUT/summary.txt,
@@ -147,6 +148,31 @@ fi
 # by name) with every cub_* algo renamed cub_latest_*, records the CCCL version the latest
 # binary printed ("baselines built against CCCL X.Y.Z") in $RES/cccl_latest_version.txt (for
 # update_results.py's provenance) and removes LATEST.csv (its rows now live in MAIN).
+# median_runs OUT IN...: the rows of several runs of one benchmark (separate processes) as one
+# CSV: for each row (every column but the measured ones) the run with the median time, whole
+# (its own limits and ratios). A small call is mostly host work, which moves between processes.
+median_runs() {
+  local out=$1; shift
+  python3 - "$out" "$@" <<'PY'
+import csv, sys
+out, runs = sys.argv[1], sys.argv[2:]
+measured = {"ms", "gelem_per_s", "pct_of_limit", "pct_of_copy_bw", "pct_of_effective_bw", "max_rel_err", "pass", "vs_cub"}
+tables = [list(csv.DictReader(open(p, newline=""))) for p in runs]
+fields = list(tables[0][0].keys())
+key = lambda r: tuple(r[c] for c in fields if c not in measured)
+by_key = {}
+for t in tables:
+    for r in t:
+        by_key.setdefault(key(r), []).append(r)
+with open(out, "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=fields)
+    w.writeheader()
+    for r in tables[0]:
+        same = sorted(by_key[key(r)], key=lambda x: float(x["ms"]))
+        w.writerow(same[(len(same) - 1) // 2])
+print(f"{len(tables[0])} rows, the median of {len(runs)} runs each, into {out}")
+PY
+}
 merge_cccl_latest() {
   python3 - "$1" "$2" "$3" "$RES/cccl_latest_version.txt" <<'PY'
 import csv, re, sys

@@ -62,9 +62,9 @@ TEST_CASE("what each algorithm takes, and the automatic choice") {
   CHECK(tcu::choose_device_reduce_algorithm(1, 1000) == DeviceReduceAlgorithm::block_reduce);
   CHECK(tcu::choose_device_reduce_algorithm(1, 1 << 15) == DeviceReduceAlgorithm::block_reduce);
   CHECK(tcu::choose_device_reduce_algorithm(1, (1 << 15) + 1) == DeviceReduceAlgorithm::grid_single_pass);
-  // from 2^24 on, two passes over chunks in waves
-  CHECK(tcu::choose_device_reduce_algorithm(1, (1 << 24) - 1) == DeviceReduceAlgorithm::grid_single_pass);
-  CHECK(tcu::choose_device_reduce_algorithm(1, 1 << 24) == DeviceReduceAlgorithm::grid_two_pass);
+  // from 2^23 on, two passes over chunks in waves
+  CHECK(tcu::choose_device_reduce_algorithm(1, (1 << 23) - 1) == DeviceReduceAlgorithm::grid_single_pass);
+  CHECK(tcu::choose_device_reduce_algorithm(1, 1 << 23) == DeviceReduceAlgorithm::grid_two_pass);
   CHECK(tcu::choose_device_reduce_algorithm(1, std::int64_t(1) << 31) == DeviceReduceAlgorithm::grid_two_pass);
   // Long segments: one block per segment from 1.5 segments per SM on, else the look-back (without
   // a GPU the SM count is 1).

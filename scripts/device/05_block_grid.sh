@@ -83,14 +83,29 @@ PY
         "$L05" --n 2^28 --op scan --baselines-only cub --no-verify --repeat 1 --warmup 0
     fi
   fi
-  step "05 sweep (Fig. 13/14)" "$LOG" sh -c \
-    "'$X05' --sweep --no-verify --repeat 10 --csv '$RES/block_grid_sweep.csv' > '$RES/block_grid_sweep_output.txt'"
-  if [ -x "$L05" ]; then
-    step "05 sweep, CUB rows built against the newest CCCL" "$LOG" sh -c \
-      "'$L05' --sweep --baselines-only cub --no-verify --repeat 10 --csv '$RES/block_grid_sweep_cccl_latest.csv' > '$RES/block_grid_sweep_cccl_latest_output.txt'"
-    step "05 merge cub_latest_* rows into block_grid_sweep.csv" "$LOG" merge_cccl_latest \
-      "$RES/block_grid_sweep.csv" "$RES/block_grid_sweep_cccl_latest.csv" "$RES/block_grid_sweep_cccl_latest_output.txt"
-  fi
+  # The sweep's small calls are mostly host work, which moves by microseconds between processes:
+  # each binary runs TCU_SWEEP_RUNS times (default 3, alternating) and every row is the median run's.
+  sweep05() {
+    local k runs=${TCU_SWEEP_RUNS:-3} mains=() latests=()
+    for k in $(seq "$runs"); do
+      echo "== run $k of $runs" | tee -a "$RES/block_grid_sweep_output.txt" >&2
+      "$X05" --sweep --no-verify --repeat 10 --csv "$RES/sweep_run$k.csv" >> "$RES/block_grid_sweep_output.txt" || return 1
+      mains+=("$RES/sweep_run$k.csv")
+      if [ -x "$L05" ]; then
+        "$L05" --sweep --baselines-only cub --no-verify --repeat 10 --csv "$RES/sweep_latest_run$k.csv" \
+          >> "$RES/block_grid_sweep_cccl_latest_output.txt" || return 1
+        latests+=("$RES/sweep_latest_run$k.csv")
+      fi
+    done
+    median_runs "$RES/block_grid_sweep.csv" "${mains[@]}" || return 1
+    if [ -x "$L05" ]; then
+      median_runs "$RES/block_grid_sweep_cccl_latest.csv" "${latests[@]}" || return 1
+      merge_cccl_latest "$RES/block_grid_sweep.csv" "$RES/block_grid_sweep_cccl_latest.csv" \
+        "$RES/block_grid_sweep_cccl_latest_output.txt" || return 1
+    fi
+    rm -f "${mains[@]}" "${latests[@]}"
+  }
+  step "05 sweep (Fig. 13/14; median of ${TCU_SWEEP_RUNS:-3} runs of each binary)" "$LOG" sweep05
   # TCU_BENCH_LARGE=0 leaves this step out (about 4 minutes, mostly the FP64 checks on the host;
   # ctest's "[large]" case runs the API at this size too).
   if [ "${TCU_BENCH_LARGE:-1}" != 0 ]; then
