@@ -263,7 +263,7 @@ void add_common_options(CliParser& cli, CommonOptions& o, const std::vector<std:
               std::numeric_limits<std::int64_t>::max());
   cli.add_int("--repeat", &o.repeat, "timed runs per measurement; the median is reported" + dflt(o.repeat), 1,
               100000);
-  cli.add_int("--warmup", &o.warmup, "untimed runs before timing" + dflt(o.warmup), 0, 1000);
+  cli.add_int("--warmup", &o.warmup, "untimed runs before timing, in rounds until 25 ms have passed; 0: none" + dflt(o.warmup), 0, 1000);
   cli.add_flag("--sweep", &o.sweep, "run the paper-style size sweep");
   cli.add_string("--csv", &o.csv, "also write the results table to this CSV file", check_writable_file, "FILE");
   cli.add_flag("--json", &o.json, "print the results as JSON on stdout instead of tables");

@@ -3,6 +3,7 @@
 // then `repeat` timed runs, each bracketed by its own pair of events; the median is reported.
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <vector>
 
 #include "common/check.cuh"
@@ -11,8 +12,11 @@
 namespace tcu {
 
 struct TimingConfig {
-  int warmup = 3;
+  int warmup = 3;  // 0: none at all (a profiler that wants exactly `repeat` launches)
   int repeat = 20;
+  // Rounds of `warmup` runs go on until this much time has passed: a GPU left idle (while the
+  // host checked the last results) lowers its clocks, and a few short calls do not raise them.
+  double warmup_ms = 25.0;
 };
 
 class EventPair {
@@ -46,8 +50,14 @@ class EventPair {
 // including errors raised by the kernels themselves.
 template <class Work>
 TimingStats time_on_device(Work&& work, const TimingConfig& cfg, cudaStream_t stream = 0) {
-  for (int i = 0; i < cfg.warmup; ++i) work(stream);
-  TCU_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (cfg.warmup > 0) {
+    const auto t0 = std::chrono::steady_clock::now();
+    do {
+      for (int i = 0; i < cfg.warmup; ++i) work(stream);
+      TCU_CUDA_CHECK(cudaStreamSynchronize(stream));
+    } while (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() <
+             cfg.warmup_ms);
+  }
   TCU_CUDA_CHECK(cudaGetLastError());
   EventPair ev;
   const int repeat = cfg.repeat > 0 ? cfg.repeat : 1;

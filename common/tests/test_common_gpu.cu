@@ -1,6 +1,7 @@
 // GPU tests of common/: device data equals host data, poisoning, timing, the bandwidth probe.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -96,6 +97,26 @@ TEST_CASE("time_on_device: repeat samples, positive times") {
   CHECK(t.min_ms > 0);
   CHECK(t.min_ms <= t.median_ms);
   CHECK(t.median_ms <= t.max_ms);
+}
+
+TEST_CASE("time_on_device: warm-up rounds fill warmup_ms; warmup 0 runs exactly the timed calls") {
+  tcu::DeviceBuffer<float> out(256);
+  int calls = 0;
+  auto work = [&](cudaStream_t s) {
+    ++calls;
+    spin_kernel<<<1, 256, 0, s>>>(out.data(), 10);
+    TCU_CHECK_LAUNCH();
+  };
+  tcu::TimingConfig cfg{2, 3};
+  cfg.warmup_ms = 20.0;
+  const auto t0 = std::chrono::steady_clock::now();
+  CHECK(tcu::time_on_device(work, cfg).samples == 3);
+  CHECK(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() >= 20.0);
+  CHECK(calls > 2 + 3);  // a tiny kernel: many rounds of 2 before 20 ms
+  CHECK((calls - 3) % 2 == 0);  // whole rounds
+  calls = 0;
+  CHECK(tcu::time_on_device(work, tcu::TimingConfig{0, 4}).samples == 4);
+  CHECK(calls == 4);
 }
 
 // compute-sanitizer reports every failed API call, deliberate or not: the device script
