@@ -84,15 +84,16 @@ PY
     fi
   fi
   # The sweep's small calls are mostly host work, which moves by microseconds between processes:
-  # each binary runs TCU_SWEEP_RUNS times (default 3, alternating) and every row is the median run's.
+  # each binary runs TCU_SWEEP_RUNS times (default 3, alternating) and every row is the median run's,
+  # each of TCU_SWEEP_REPEAT timed calls (default 100; no checks: the table above checks).
   sweep05() {
     local k runs=${TCU_SWEEP_RUNS:-3} mains=() latests=()
     for k in $(seq "$runs"); do
       echo "== run $k of $runs" | tee -a "$RES/block_grid_sweep_output.txt" >&2
-      "$X05" --sweep --no-verify --repeat 10 --csv "$RES/sweep_run$k.csv" >> "$RES/block_grid_sweep_output.txt" || return 1
+      "$X05" --sweep --no-verify --repeat "${TCU_SWEEP_REPEAT:-100}" --csv "$RES/sweep_run$k.csv" >> "$RES/block_grid_sweep_output.txt" || return 1
       mains+=("$RES/sweep_run$k.csv")
       if [ -x "$L05" ]; then
-        "$L05" --sweep --baselines-only cub --no-verify --repeat 10 --csv "$RES/sweep_latest_run$k.csv" \
+        "$L05" --sweep --baselines-only cub --no-verify --repeat "${TCU_SWEEP_REPEAT:-100}" --csv "$RES/sweep_latest_run$k.csv" \
           >> "$RES/block_grid_sweep_cccl_latest_output.txt" || return 1
         latests+=("$RES/sweep_latest_run$k.csv")
       fi
