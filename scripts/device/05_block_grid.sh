@@ -74,6 +74,11 @@ PY
     step "05 ncu scan (look-back and CUB)" "$LOG" \
       "${NCU05[@]}" -k 'regex:lookback_scan|DeviceScanKernel' --launch-count 4 --log-file "$RES/ncu_05_scan.ncu.txt" \
       "$X05" --n 2^28 --op scan --algo grid_lookback --no-verify --repeat 1 --warmup 0
+    # The sum's two passes (chunk partials, then their sum, a dependent launch): how close the
+    # first pass runs to the read stream and what the rest of the call costs (ncu_05_reduce.ncu.txt).
+    step "05 ncu reduce (the two passes)" "$LOG" \
+      "${NCU05[@]}" -k 'regex:chunk_reduce|sum_partials' --launch-count 2 --log-file "$RES/ncu_05_reduce.ncu.txt" \
+      "$X05" --n 2^28 --op reduce --algo grid_two_pass --no-verify --repeat 1 --warmup 0
     step "05 ncu scan (look-back with a load warp)" "$LOG" \
       "${NCU05[@]}" -k 'regex:ws_scan' --launch-count 2 --log-file "$RES/ncu_05_scan_warp_specialised.ncu.txt" \
       "$X05" --n 2^28 --op scan --algo grid_warp_specialised --no-verify --repeat 1 --warmup 0
