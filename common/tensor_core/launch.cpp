@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "common/int_math.hpp"
 #include "common/runtime_memo.hpp"
 
 namespace tcu::tc {
@@ -52,7 +53,7 @@ int segment_grid_size(const void* kernel, int warps_per_block, std::int64_t num_
   constexpr std::int64_t kMinShare = 4096;  // elements: fewer warps than that many per warp
   const std::int64_t want_warps =
       std::min(num_segments, std::max<std::int64_t>(1, num_segments * segment_size / kMinShare));
-  return resident_grid_size(kernel, warps_per_block * 32, (want_warps + warps_per_block - 1) / warps_per_block);
+  return resident_grid_size(kernel, warps_per_block * 32, ceil_div(want_warps, warps_per_block));
 }
 
 }  // namespace tcu::tc
