@@ -72,12 +72,18 @@ int main(int argc, char** argv) {
       "  overloads (algo auto) against cub_segmented_reduce, cub_scan_by_key (keys built outside the timing)\n"
       "  and cub_segmented_scan (CCCL 3.3 or newer); distributions fixed_17, fixed_100, fixed_1000,\n"
       "  uniform_1_32, uniform_1_2000, zipf, one_huge_many_tiny, with_empty; pct_of_limit counts input,\n"
-      "  offsets and outputs. CSV columns: op,distribution,mean_length,num_segments,n,algo,out_type,ms,\n"
-      "  gelem_per_s,pct_of_limit,max_rel_err,pass");
+      "  offsets and outputs. --op reduce or scan, and --algo auto (the API's rows, no CUB), narrow the rows.\n"
+      "  CSV columns: op,distribution,mean_length,num_segments,n,algo,out_type,ms,gelem_per_s,pct_of_limit,\n"
+      "  max_rel_err,pass");
   if (int code = tcu::handle_cli(cli, argc, argv); code >= 0) return code;
   if (!ragged && distribution != "all") return cli.usage_error("--distribution goes with --ragged");
-  if (ragged && (common.sweep || op != "all" || common.algo != "all"))
-    return cli.usage_error("--ragged runs its own rows: it takes no --sweep, --op or --algo");
+  if (ragged && common.sweep) return cli.usage_error("--ragged runs its own rows: it takes no --sweep");
+  if (ragged && op != "all" && op != "reduce" && op != "scan")
+    return cli.usage_error("--ragged takes --op all, reduce or scan");
+  if (ragged && common.algo != "all" && common.algo != "auto")
+    return cli.usage_error("--ragged takes --algo all or auto (only the API's rows)");
+  if (ragged && common.algo == "auto" && !baselines_only.empty())
+    return cli.usage_error("--algo auto and --baselines-only cub leave no rows");
   if (n < 0) n = common.sweep || ragged ? (std::int64_t(1) << 28) : (std::int64_t(1) << 24);
   for (std::int64_t segment : segments)
     if (!common.sweep && !ragged && (op == "all" || op.rfind("segmented", 0) == 0) && segment > n) {
@@ -122,6 +128,8 @@ int main(int argc, char** argv) {
       ro.n = n;
       if (distribution != "all") ro.distributions = {distribution};
       ro.baselines_only = baselines_only;
+      ro.op = op;
+      ro.only_api = common.algo == "auto";
       ro.dist = common.dist_value();
       ro.seed = static_cast<std::uint64_t>(common.seed);
       ro.timing = tcu::TimingConfig{static_cast<int>(common.warmup), static_cast<int>(common.repeat)};

@@ -20,9 +20,9 @@ namespace tcu {
 // The image's versions are asked once per kernel and device (runtime_memo.hpp).
 inline cudaError_t require_kernel_image(const void* kernel, int min_arch) {
   constexpr int kPack = 1 << 12;  // versions are below 4096: ptx · kPack + binary
-  const int v = remember_per_device(kernel, 0, 0, [](const void* kernel, int, std::size_t) {
+  const int v = remember_per_device(kernel, 0, 0, [](const void* k, int, std::size_t) {
     cudaFuncAttributes attr{};
-    const cudaError_t err = cudaFuncGetAttributes(&attr, kernel);
+    const cudaError_t err = cudaFuncGetAttributes(&attr, k);
     return err != cudaSuccess ? -static_cast<int>(err) : attr.ptxVersion * kPack + attr.binaryVersion;
   });
   if (v < 0) return static_cast<cudaError_t>(-v);

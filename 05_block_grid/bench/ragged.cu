@@ -98,7 +98,11 @@ Report run_ragged_benchmarks(const RaggedOptions& o, double read_gbps, double co
   rep.notes.push_back("cub_scan_by_key: its keys (one int per element) are built and uploaded outside the timing");
   if (!cub_segmented_scan_available())
     rep.notes.push_back("cub_segmented_scan: not in this build's CCCL (needs 3.3 or newer)");
-  Progress progress("05_block_grid --ragged", static_cast<int>(dists.size()) * (o.fp16_scan ? 7 : 6), o.progress);
+  const bool reduces = o.op != "scan", scans = o.op != "reduce";
+  // rows per distribution: reduce (auto, CUB), scan fp32 (auto, scan-by-key, CUB's segmented scan), scan fp16 (auto)
+  const int api = only_cub ? 0 : 1, cub = o.only_api ? 0 : 1, cub_scans = cub * (cub_segmented_scan_available() ? 2 : 1);
+  const int rows = (reduces ? api + cub : 0) + (scans ? api + cub_scans + (o.fp16_scan ? api : 0) : 0);
+  Progress progress("05_block_grid --ragged", static_cast<int>(dists.size()) * rows, o.progress);
   for (const std::string& dist : dists) {
     const RaggedSegments seg = make_ragged_segments(dist, o.n, o.seed);
     const std::int64_t ns = seg.num_segments(), n = seg.n;
@@ -114,8 +118,8 @@ Report run_ragged_benchmarks(const RaggedOptions& o, double read_gbps, double co
     TCU_CUDA_CHECK(cudaMemcpy(db.data(), hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
     TCU_CUDA_CHECK(cudaMemcpy(de.data(), he.data(), he.size() * 4, cudaMemcpyHostToDevice));
     // scan-by-key's keys: the segment index; the gap after segment s gets -(s + 1)
-    DeviceBuffer<int> keys(static_cast<std::size_t>(n));
-    {
+    DeviceBuffer<int> keys(scans && !o.only_api ? static_cast<std::size_t>(n) : 0);
+    if (keys.size() > 0) {
       std::vector<int> k(static_cast<std::size_t>(n), -1);
       for (std::int64_t s = 0; s < ns; ++s) {
         const std::int64_t stop = s + 1 < ns ? seg.begin[s + 1] : n;
@@ -129,6 +133,7 @@ Report run_ragged_benchmarks(const RaggedOptions& o, double read_gbps, double co
     auto vals = thrust::make_transform_iterator(d_in, HalfToFloat{});
     for (int variant = 0; variant < (o.fp16_scan ? 3 : 2); ++variant) {
       const bool reduce = variant == 0, fp16 = variant == 2;
+      if (reduce ? !reduces : !scans) continue;
       std::vector<Job> jobs;
       if (reduce) {
         jobs.push_back({"auto", false, false, [&](void* out, cudaStream_t st) {
@@ -172,7 +177,7 @@ Report run_ragged_benchmarks(const RaggedOptions& o, double read_gbps, double co
                            (reduce ? static_cast<double>(ns) * 4.0 : static_cast<double>(seg.covered) * out_elem);
       const double limit = reduce ? read_gbps : copy_gbps;
       for (const Job& job : jobs) {
-        if (only_cub && job.algo.rfind("cub_", 0) != 0) continue;
+        if ((only_cub && job.algo.rfind("cub_", 0) != 0) || (o.only_api && job.baseline)) continue;
         progress.step(std::string(reduce ? "reduce " : "scan ") + dist + " " + job.algo + (fp16 ? " fp16" : ""));
         std::string pass = "n/a";
         double max_rel = 0;

@@ -17,6 +17,8 @@ struct RaggedOptions {
   std::vector<std::string> distributions;  // empty: all of ragged_distributions()
   bool fp16_scan = true;                   // also the scan with fp16 outputs
   std::string baselines_only;              // "cub": only the cub_* rows (a build against another CCCL)
+  std::string op = "all";                  // all, reduce or scan
+  bool only_api = false;                   // only the API's rows (algo auto), no baselines
   Dist dist = Dist::uniform;
   std::uint64_t seed = 20261125;
   TimingConfig timing{3, 20};

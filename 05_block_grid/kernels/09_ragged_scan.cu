@@ -3,7 +3,7 @@
 // whatever the segments; the offsets only mark heads (segment starts) and the elements outside
 // every segment (`off`: zero, never written). One chunk of the covered range per block:
 //   1. ends:  one block reads the offsets from the two ends: the covered range [lo, hi) (ragged_common.cu)
-//   2. tails: each chunk sums the segment that runs on past its end, over its part (8 blocks)
+//   2. tails: each chunk sums the segment that runs on past its end (a block per chunk)
 //   3. walk:  each block walks its chunk's block tiles with a carry: per tile the marks, lane
 //             scans (8 elements each, restarting at heads), a flagged shuffle scan, the warps'
 //             carries; the carry into the chunk: the tails of the chunks before, back to the one
@@ -51,11 +51,11 @@ __device__ __forceinline__ unsigned bits8(const unsigned* bits, int first) {
 }
 
 // The segment running on past a chunk's end: its sum from its head, or all the chunk's (`through`),
-// in kTailParts parts, each summed by its own block (a chunk inside a long segment is a whole
-// chunk to read: one block alone would be the slowest of the kernel).
-constexpr int kTailParts = 8;
+// by one block per chunk. The blocks are a wave (4 of 512 threads fit an SM where the walk's 4 of
+// 256 do): every chunk's search and sum at once, not in waves of short blocks.
+constexpr int kTailThreads = 512, kTailWarps = kTailThreads / kWarpSize;
 struct ChunkTail {
-  double value;  // this part's sum
+  double value;
   int through;
 };
 
@@ -63,36 +63,43 @@ struct ChunkTail {
 constexpr int kRaggedWarpTiles = 2, kRaggedTileElems = kBlockWarps * kRaggedWarpTiles * kTileElems;
 constexpr int kRaggedWords = kRaggedTileElems / 32;  // bitmaps: one bit per element
 
-// Σ in[from … to) by the block: each thread adds whole lane loads in double, then the warps'
-// sums in warp order (the same bits every run). partial: kBlockWarps doubles of shared memory.
+// Σ in[from … to) by the block: each thread adds whole 16-byte pieces in double, kBatch loads in
+// flight before their adds; then the warps' sums in warp order (the same bits every run).
+// partial: a double per warp of shared memory.
 __device__ double block_sum(const __half* in, std::int64_t from, std::int64_t to, double* partial) {
+  constexpr int kBatch = 4;
   const bool aligned = aligned16(in);
+  const std::int64_t stride = std::int64_t(blockDim.x) * kPieceElems;
+  std::int64_t p = from / kPieceElems * kPieceElems + threadIdx.x * kPieceElems;
   double s = 0.0;
-#pragma unroll 4
-  for (std::int64_t p = from / kPieceElems * kPieceElems + threadIdx.x * kPieceElems; p < to;
-       p += std::int64_t(blockDim.x) * kPieceElems)
-    s += piece_sum(load_piece_within(in, p, from, to, aligned));
+  for (; p + (kBatch - 1) * stride < to; p += kBatch * stride) {
+    Piece x[kBatch];
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) x[k] = load_piece_within(in, p + k * stride, from, to, aligned);
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) s += piece_sum(x[k]);
+  }
+  for (; p < to; p += stride) s += piece_sum(load_piece_within(in, p, from, to, aligned));
 #pragma unroll
   for (int o = kWarpSize / 2; o > 0; o /= 2) s += __shfl_down_sync(kFullMask, s, o);
   if (lane_id() == 0) partial[warp_in_block()] = s;
   __syncthreads();
   double total = 0.0;
-  for (int w = 0; w < kBlockWarps; ++w) total += partial[w];
+  for (int w = 0; w < static_cast<int>(blockDim.x) / kWarpSize; ++w) total += partial[w];
   return total;
 }
 
 // ---- 2. tails ---------------------------------------------------------------------------------------
 template <class Off>
-__global__ void __launch_bounds__(tc::kBlockThreads)
+__global__ void __launch_bounds__(kTailThreads, 4)
     ragged_tails_kernel(const __half* __restrict__ in, std::int64_t ns, Off off, const tc::RaggedRange* range,
                         int chunks, ChunkTail* tails) {
-  __shared__ double partial[kBlockWarps];
+  __shared__ double partial[kTailWarps];
   __shared__ long long from;
   __shared__ int state;  // 0: none runs on, 1: it starts in the chunk, 2: it covers the chunk
   const tc::RaggedRange r = *range;
   if (r.disordered) return;
-  const int chunk = blockIdx.x / kTailParts, part = blockIdx.x % kTailParts;
-  const tc::ArrayChunk c = array_chunk<kRaggedTileElems>(r, chunks, chunk);
+  const tc::ArrayChunk c = array_chunk<kRaggedTileElems>(r, chunks, blockIdx.x);
   if (threadIdx.x < kWarpSize) {  // the segment that runs on past the chunk's end, if any
     const auto ends_past_last = [&](std::int64_t i) { return off.end(i) > c.last; };
     const std::int64_t s = c.first < c.last ? warp_search(0, ns, ends_past_last, lane_id()) : ns;
@@ -107,9 +114,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads)
     }
   }
   __syncthreads();
-  const std::int64_t f = from, step = round_up(ceil_div(c.last - f, std::int64_t(kTailParts)), std::int64_t(kPieceElems));
-  const std::int64_t a = f + part * step < c.last ? f + part * step : c.last, z = a + step < c.last ? a + step : c.last;
-  const double sum = state == 0 ? 0.0 : block_sum(in, a, z, partial);  // state: the same in the block
+  const double sum = state == 0 ? 0.0 : block_sum(in, from, c.last, partial);  // state: the same in the block
   if (threadIdx.x == 0) tails[blockIdx.x] = ChunkTail{sum, state == 2};
 }
 
@@ -119,14 +124,14 @@ __device__ double carry_into_chunk(const ChunkTail* tails, int b, int lane) {
   long long from = 0;
   for (long long end = b; end > 0; end -= tc::kWarpSize) {
     const long long i = end - 1 - lane;
-    const unsigned stop = __ballot_sync(tc::kFullMask, i >= 0 && !tails[i * kTailParts].through);
+    const unsigned stop = __ballot_sync(tc::kFullMask, i >= 0 && !tails[i].through);
     if (stop) {
       from = end - __ffs(stop);
       break;
     }
   }
   double s = 0.0;
-  for (long long i = from * kTailParts + lane; i < b * kTailParts; i += kWarpSize) s += tails[i].value;
+  for (long long i = from + lane; i < b; i += kWarpSize) s += tails[i].value;
 #pragma unroll
   for (int o = kWarpSize / 2; o > 0; o /= 2) s += __shfl_xor_sync(kFullMask, s, o);
   return __shfl_sync(kFullMask, s, 0);
@@ -140,16 +145,21 @@ struct RaggedMarks {
   int disordered;               // a segment marked here is out of order: nothing may be written
 };
 
-// The 32-byte sector of out holding element i into L2 (a hint: no fault, no value changes). Hopper
-// fetches just the sector (a bulk prefetch); the plain prefetch fetches its whole 128-byte line.
+// The 32-byte sector of out holding element i into L2 (a hint: no fault, no value changes). For
+// fp32 results Hopper fetches just the sector (a bulk prefetch). The plain prefetch fetches its
+// whole 128-byte line, but it is one instruction for the warp, where a bulk prefetch takes one per
+// lane (its address must be uniform): for fp16 results a line holds 64 of them, about two segments
+// and their gaps, and the plain prefetch is the faster (docs/results: the with_empty scans).
 template <class OutT>
 __device__ __forceinline__ void sector_into_l2(const OutT* out, std::int64_t i) {
 #if __CUDA_ARCH__ >= 900
-  const std::size_t sector = __cvta_generic_to_global(out + i) & ~std::size_t(31);
-  asm volatile("cp.async.bulk.prefetch.L2.global [%0], 32;" ::"l"(sector));
-#else
-  asm volatile("prefetch.global.L2 [%0];" ::"l"(out + i));
+  if constexpr (sizeof(OutT) == 4) {
+    const std::size_t sector = __cvta_generic_to_global(out + i) & ~std::size_t(31);
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], 32;" ::"l"(sector));
+    return;
+  }
 #endif
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(out + i));
 }
 
 // The marks of block tile [t0, t0 + kRaggedTileElems), of which the chunk owns [va, vb), by the
@@ -421,7 +431,7 @@ cudaError_t ragged_scan(const __half* in, OutT* out, std::int64_t ns, Off off, b
   const int chunks = resident_grid_size(reinterpret_cast<const void*>(walk), kBlockThreads, 1 << 30);  // a wave
   TempBuffer<unsigned char> temp;
   constexpr std::size_t kRangeBytes = 64;  // the RaggedRange, then the chunks' tails, then their spans
-  const std::size_t tail_bytes = chunks * kTailParts * sizeof(ChunkTail);
+  const std::size_t tail_bytes = chunks * sizeof(ChunkTail);
   if (cudaError_t e = temp.allocate(std::int64_t(kRangeBytes + tail_bytes + chunks * sizeof(ChunkSpan)), stream);
       e != cudaSuccess)
     return e;
@@ -429,7 +439,7 @@ cudaError_t ragged_scan(const __half* in, OutT* out, std::int64_t ns, Off off, b
   auto* tails = reinterpret_cast<ChunkTail*>(temp.get() + kRangeBytes);
   auto* spans = reinterpret_cast<ChunkSpan*>(temp.get() + kRangeBytes + tail_bytes);
   if (cudaError_t e = find(range); e != cudaSuccess) return e;
-  ragged_tails_kernel<Off><<<chunks * kTailParts, kBlockThreads, 0, stream>>>(in, ns, off, range, chunks, tails);
+  ragged_tails_kernel<Off><<<chunks, kTailThreads, 0, stream>>>(in, ns, off, range, chunks, tails);
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   walk<<<chunks, kBlockThreads, 0, stream>>>(in, out, ns, off, range, chunks, tails, spans);
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;

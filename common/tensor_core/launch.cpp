@@ -27,25 +27,34 @@ int grid_for(std::int64_t work_blocks, int per_sm) {
   return static_cast<int>(std::max<std::int64_t>(1, std::min(work_blocks, cap)));
 }
 
+namespace {
+
+// The runtime's questions behind the two helpers below (remember_per_device keeps the answers).
+int blocks_per_sm(const void* kernel, int threads, std::size_t dynamic_smem) {
+  int blocks = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, dynamic_smem) != cudaSuccess ||
+      blocks < 1) {
+    cudaGetLastError();  // not sticky; one block per SM (not remembered)
+    return -1;
+  }
+  return blocks;
+}
+
+int set_max_dynamic_smem(const void* kernel, int /*unused*/, std::size_t bytes) {
+  const cudaError_t set =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+  return set == cudaSuccess ? 0 : -static_cast<int>(set);
+}
+
+}  // namespace
+
 int resident_grid_size(const void* kernel, int threads, std::int64_t work_blocks, std::size_t dynamic_smem) {
-  const int per_sm = remember_per_device(kernel, threads, dynamic_smem, [](const void* kernel, int threads, std::size_t dynamic_smem) {
-    int blocks = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, dynamic_smem) != cudaSuccess ||
-        blocks < 1) {
-      cudaGetLastError();  // not sticky; one block per SM (not remembered)
-      return -1;
-    }
-    return blocks;
-  });
+  const int per_sm = remember_per_device(kernel, threads, dynamic_smem, blocks_per_sm);
   return grid_for(work_blocks, per_sm < 1 ? 1 : per_sm);
 }
 
 cudaError_t allow_dynamic_smem(const void* kernel, std::size_t bytes) {
-  const int e = remember_per_device(kernel, -1, bytes, [](const void* kernel, int, std::size_t bytes) {
-    const cudaError_t set =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
-    return set == cudaSuccess ? 0 : -static_cast<int>(set);
-  });
+  const int e = remember_per_device(kernel, -1, bytes, set_max_dynamic_smem);
   return e >= 0 ? cudaSuccess : static_cast<cudaError_t>(-e);
 }
 
