@@ -19,56 +19,64 @@ __global__ void fixed_range_kernel(tc::RaggedRange* range, std::int64_t ns, std:
 }
 
 // The range, from the two ends only: one block reads the offsets from the front up to the
-// first non-empty segment and from the back down to the last, checks the order of what it reads
-// and writes 0 for the empty segments there. The walk checks the order of everything between, so
-// the offsets are read once. More than kEndsWindows × kEndsThreads empty segments at an end: the
-// fallback takes the call (correct, slower).
+// first non-empty segment and from the back down to the last, both ends at once, checks the order
+// of what it reads and writes 0 for the empty segments there. The walk checks the order of
+// everything between, so the offsets are read once. More than kEndsWindows × kEndsThreads empty
+// segments at an end: the fallback takes the call (correct, slower).
 constexpr int kEndsThreads = 1024, kEndsWindows = 16;
 template <class T>
 __global__ void __launch_bounds__(kEndsThreads)
     ragged_ends_kernel(const T* __restrict__ begin, const T* __restrict__ end, std::int64_t ns,
                        tc::RaggedRange* range, float* zero_empty) {
   __shared__ long long found[2];  // the first and the last non-empty segment
+  __shared__ long long edge[2];   // the first one's begin, the last one's end
   tc::launch_dependents();        // the next kernel waits for the range in tc::wait_prior_grid()
   if (threadIdx.x == 0) found[0] = LLONG_MAX, found[1] = -1;
   __syncthreads();
   bool disordered = false, fallback = false, all_read = false;
-  for (int side = 0; side < 2 && !all_read; ++side) {
-    for (int w = 0;; ++w) {
-      if (w == kEndsWindows) {
-        fallback = true;
-        break;
+  bool open[2] = {true, true};      // this end still looks for its non-empty segment
+  std::int64_t mine_s[2] = {-1, -1}, mine_edge[2] = {0, 0};  // what this thread found there
+  for (int w = 0; open[0] || open[1]; ++w) {
+    if (w == kEndsWindows) {
+      fallback = true;
+      break;
+    }
+    bool non_empty[2] = {false, false};
+#pragma unroll
+    for (int side = 0; side < 2; ++side) {  // the front's window and the back's, their loads together
+      const std::int64_t s = side == 0 ? std::int64_t(w) * kEndsThreads + threadIdx.x
+                                       : ns - 1 - std::int64_t(w) * kEndsThreads - threadIdx.x;
+      if (!open[side] || s < 0 || s >= ns) continue;
+      const std::int64_t b = begin[s], e = end[s];
+      non_empty[side] = e > b;
+      if (non_empty[side]) {
+        disordered |= b < 0;
+        if (side == 0) atomicMin(&found[0], static_cast<long long>(s));
+        else atomicMax(&found[1], static_cast<long long>(s));
+        mine_s[side] = s, mine_edge[side] = side == 0 ? b : e;
+      } else if (zero_empty) {
+        zero_empty[s] = 0.0f;  // an empty segment sums to 0 (scans write nothing)
       }
-      const std::int64_t s =
-          side == 0 ? std::int64_t(w) * kEndsThreads + threadIdx.x : ns - 1 - std::int64_t(w) * kEndsThreads - threadIdx.x;
-      bool non_empty = false;
-      if (s >= 0 && s < ns) {
-        const std::int64_t b = begin[s], e = end[s];
-        non_empty = e > b;
-        if (non_empty) {
-          disordered |= b < 0;
-          if (side == 0) atomicMin(&found[0], static_cast<long long>(s));
-          else atomicMax(&found[1], static_cast<long long>(s));
-        } else if (zero_empty) {
-          zero_empty[s] = 0.0f;  // an empty segment sums to 0 (scans write nothing)
-        }
-        if (s + 1 < ns && (e > b ? e : b) > static_cast<std::int64_t>(begin[s + 1])) disordered = true;
-      }
-      if (__syncthreads_or(non_empty)) break;
-      if ((w + 1) * std::int64_t(kEndsThreads) >= ns) {  // every segment read, all empty
-        all_read = true;
-        break;
-      }
+      if (s + 1 < ns && (e > b ? e : b) > static_cast<std::int64_t>(begin[s + 1])) disordered = true;
+    }
+    const bool front = __syncthreads_or(non_empty[0]), back = __syncthreads_or(non_empty[1]);
+    open[0] = open[0] && !front;
+    open[1] = open[1] && !back;
+    if (open[0] && (w + 1) * std::int64_t(kEndsThreads) >= ns) {  // every segment read, all empty
+      all_read = true;
+      break;
     }
   }
-  disordered = __syncthreads_or(disordered || fallback);
+  disordered = __syncthreads_or(disordered || fallback);  // found[] is final here
+  for (int side = 0; side < 2; ++side)
+    if (mine_s[side] >= 0 && mine_s[side] == found[side]) edge[side] = mine_edge[side];
+  __syncthreads();
   if (threadIdx.x == 0) {
-    const long long first = found[0], last = found[1];
     tc::RaggedRange r{~0ull, 0ull, disordered ? 1u : 0u, -1, -1};
     if (!all_read && !disordered) {
-      r.first = first, r.last = last;
-      r.lo = static_cast<unsigned long long>(begin[first]);
-      r.hi = static_cast<unsigned long long>(end[last]);
+      r.first = found[0], r.last = found[1];
+      r.lo = static_cast<unsigned long long>(edge[0]);
+      r.hi = static_cast<unsigned long long>(edge[1]);
       if (r.hi <= r.lo) r.disordered = 1;  // ordered segments: the last one ends after the first one starts
     }
     *range = r;

@@ -55,15 +55,33 @@ PY
   }
   step "05 fixed odd sizes 17 … 12345, n=2^28: auto and warp_level" "$LOG" odd05
   # Ragged segments: the offset API over eight length distributions at n = 2^28, against CUB's
-  # segmented reduce and scan-by-key, and the newest CCCL's segmented reduce and scan.
-  step "05 ragged segments (--ragged), vs CUB" "$LOG" sh -c \
-    "'$X05' --ragged --repeat 10 --csv '$RES/ragged_segments.csv' > '$RES/ragged_segments_output.txt'"
-  if [ -x "$L05" ]; then
-    step "05 ragged segments, CUB rows built against the newest CCCL" "$LOG" sh -c \
-      "'$L05' --ragged --baselines-only cub --repeat 10 --csv '$RES/ragged_segments_cccl_latest.csv' > '$RES/ragged_segments_cccl_latest_output.txt'"
-    step "05 merge cub_latest_* rows into ragged_segments.csv" "$LOG" merge_cccl_latest \
-      "$RES/ragged_segments.csv" "$RES/ragged_segments_cccl_latest.csv" "$RES/ragged_segments_cccl_latest_output.txt"
-  fi
+  # segmented reduce and scan-by-key, and the newest CCCL's segmented reduce and scan. A row of one
+  # process (10 timed calls) moves by a few points from run to run: each binary runs
+  # TCU_RAGGED_RUNS times (default 3, alternating, every run checked against FP64) and every row is
+  # the median run's, whole.
+  ragged05() {
+    local k runs=${TCU_RAGGED_RUNS:-3} mains=() latests=()
+    : > "$RES/ragged_segments_output.txt"
+    [ -x "$L05" ] && : > "$RES/ragged_segments_cccl_latest_output.txt"
+    for k in $(seq "$runs"); do
+      echo "== run $k of $runs" | tee -a "$RES/ragged_segments_output.txt" >&2
+      "$X05" --ragged --repeat 10 --csv "$RES/ragged_run$k.csv" >> "$RES/ragged_segments_output.txt" || return 1
+      mains+=("$RES/ragged_run$k.csv")
+      if [ -x "$L05" ]; then
+        "$L05" --ragged --baselines-only cub --repeat 10 --csv "$RES/ragged_latest_run$k.csv" \
+          >> "$RES/ragged_segments_cccl_latest_output.txt" || return 1
+        latests+=("$RES/ragged_latest_run$k.csv")
+      fi
+    done
+    median_runs "$RES/ragged_segments.csv" "${mains[@]}" || return 1
+    if [ -x "$L05" ]; then
+      median_runs "$RES/ragged_segments_cccl_latest.csv" "${latests[@]}" || return 1
+      merge_cccl_latest "$RES/ragged_segments.csv" "$RES/ragged_segments_cccl_latest.csv" \
+        "$RES/ragged_segments_cccl_latest_output.txt" || return 1
+    fi
+    rm -f "${mains[@]}" "${latests[@]}"
+  }
+  step "05 ragged segments (--ragged, vs CUB; median of ${TCU_RAGGED_RUNS:-3} runs of each binary)" "$LOG" ragged05
   # The profile behind the scan's distance from the copy: the single-pass scans' launches (the
   # look-back, and the look-back with a load warp; fp32 and fp16 outputs) and CUB's DeviceScan
   # next to them (the newest CCCL's deterministic scan too), one profiled launch each: DRAM
