@@ -1,7 +1,7 @@
-// Lesson 6 — ragged segments, the scans: CUB's begin/end offsets, the prefix sums of segments of
-// any lengths in one launch. The flat array is walked in aligned block tiles
-// whatever the segments; the offsets only mark heads (segment starts) and the elements outside
-// every segment (`off`: zero, never written). One chunk of the covered range per block:
+// Lesson 6 — ragged segments, the scans: CUB's begin/end offsets, the prefix sums of segments of any
+// lengths in one launch. The flat array is walked in aligned block tiles whatever the segments; the
+// offsets only mark heads (segment starts) and the elements outside every segment (`off`: zero,
+// never written). One chunk of the covered range per block:
 //   1. ends:  one block reads the offsets from the two ends: the covered range [lo, hi) (ragged_common.cu)
 //   2. tails: each chunk sums the segment that runs on past its end (a block per chunk)
 //   3. walk:  each block walks its chunk's block tiles with a carry: per tile the marks, lane
@@ -10,10 +10,9 @@
 //             holding the segment's start (fixed order). The walk checks the order of the
 //             segments it marks before a tile's stores; the last block, that the blocks' checks
 //             left no segment out. So the offsets are read once, and no store reaches a gap.
-// Why lane scans and not the tensor cores' row scans A·U: the stores want each lane's 8 consecutive
-// results, and WMMA's accumulator reaches that layout only through shared memory (the tile staged,
-// R stored and read back). That round trip cost more than the 8 adds; lesson 3c keeps its tile in
-// mma.sync's own layout, where A·U pays.
+// Lane scans, not the tensor cores' row scans A·U: the stores want each lane's 8 consecutive results,
+// which WMMA's accumulator reaches only through shared memory (staged, R stored and read back), a
+// round trip costlier than the 8 adds (lesson 3c keeps mma.sync's own layout, where A·U pays).
 // Unordered or overlapping segments take the warp-per-segment fallback (correct, slower).
 #include "05_block_grid/kernels/ragged_launchers.hpp"
 #include "common/tensor_core/launch.hpp"
@@ -51,8 +50,7 @@ __device__ __forceinline__ unsigned bits8(const unsigned* bits, int first) {
 }
 
 // The segment running on past a chunk's end: its sum from its head, or all the chunk's (`through`),
-// by one block per chunk. The blocks are a wave (4 of 512 threads fit an SM where the walk's 4 of
-// 256 do): every chunk's search and sum at once, not in waves of short blocks.
+// a block per chunk, all in one wave (4 blocks of 512 fit an SM where the walk's 4 of 256 do).
 constexpr int kTailThreads = 512, kTailWarps = kTailThreads / kWarpSize;
 struct ChunkTail {
   double value;
@@ -63,9 +61,8 @@ struct ChunkTail {
 constexpr int kRaggedWarpTiles = 2, kRaggedTileElems = kBlockWarps * kRaggedWarpTiles * kTileElems;
 constexpr int kRaggedWords = kRaggedTileElems / 32;  // bitmaps: one bit per element
 
-// Σ in[from … to) by the block: each thread adds whole 16-byte pieces in double, kBatch loads in
-// flight before their adds; then the warps' sums in warp order (the same bits every run).
-// partial: a double per warp of shared memory.
+// Σ in[from … to) by the block: each thread adds 16-byte pieces in double, kBatch loads in flight
+// before their adds, then the warps' sums in warp order (the same bits every run). partial: smem.
 __device__ double block_sum(const __half* in, std::int64_t from, std::int64_t to, double* partial) {
   constexpr int kBatch = 4;
   const bool aligned = aligned16(in);
@@ -145,11 +142,8 @@ struct RaggedMarks {
   int disordered;               // a segment marked here is out of order: nothing may be written
 };
 
-// The 32-byte sector of out holding element i into L2 (a hint: no fault, no value changes). For
-// fp32 results Hopper fetches just the sector (a bulk prefetch). The plain prefetch fetches its
-// whole 128-byte line, but it is one instruction for the warp, where a bulk prefetch takes one per
-// lane (its address must be uniform): for fp16 results a line holds 64 of them, about two segments
-// and their gaps, and the plain prefetch is the faster (docs/results: the with_empty scans).
+// The sector of out holding element i into L2 (a hint). fp32 on Hopper: the 32-byte sector (a bulk
+// prefetch, one per lane: uniform address); fp16: the 128-byte line, one instruction for the warp.
 template <class OutT>
 __device__ __forceinline__ void sector_into_l2(const OutT* out, std::int64_t i) {
 #if __CUDA_ARCH__ >= 900
@@ -165,8 +159,7 @@ __device__ __forceinline__ void sector_into_l2(const OutT* out, std::int64_t i) 
 // The marks of block tile [t0, t0 + kRaggedTileElems), of which the chunk owns [va, vb), by the
 // whole block, for the segments from `cur` on until one starts at or after the block tile's end.
 // A gap's end sectors of `out` are written only in part: they are read into L2 now, so that the
-// stores complete them there (a sector left partial costs a read-modify-write in DRAM at eviction,
-// stalling the stores behind it: the with_empty distribution's scans ran at half the copy).
+// stores complete them there (left partial, a sector costs a read-modify-write in DRAM at eviction).
 // The order is checked on the way: each segment marked must end by the next one's start, and the
 // first must start by va; then every element not marked off lies in a segment marked here, and
 // the tile's stores never reach a gap. A failed check sets mk.disordered (the walk then stops).
