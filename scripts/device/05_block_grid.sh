@@ -100,6 +100,24 @@ PY
     step "05 ncu scan (look-back with a load warp)" "$LOG" \
       "${NCU05[@]}" -k 'regex:ws_scan' --launch-count 2 --log-file "$RES/ncu_05_scan_warp_specialised.ncu.txt" \
       "$X05" --n 2^28 --op scan --algo grid_warp_specialised --no-verify --repeat 1 --warmup 0
+    # Lessons 5 and 6 at n = 2^28, one profiled walk each: the sums over segments of 100 and over
+    # with_empty, the scan (fp32 results) over with_empty: DRAM throughput, occupancy and where the
+    # warps stall, by instruction (ncu_05_ragged.ncu.txt).
+    ragged_ncu05() {
+      local spec k=0
+      : > "$RES/ncu_05_ragged.ncu.txt"
+      for spec in "reduce fixed_100 ragged_reduce_kernel" "reduce with_empty ragged_reduce_kernel" \
+                  "scan with_empty ragged_walk"; do
+        set -- $spec
+        k=$((k + 1))
+        "${NCU05[@]}" --section LaunchStats --section SourceCounters -k "regex:$3" --launch-count 1 \
+          --log-file "$RES/ncu_ragged_$k.txt" "$X05" --ragged --op "$1" --algo auto --distribution "$2" \
+          --no-verify --repeat 1 --warmup 0 || return 1
+        { echo "== $1 $2 ($3)"; cat "$RES/ncu_ragged_$k.txt"; } >> "$RES/ncu_05_ragged.ncu.txt"
+        rm -f "$RES/ncu_ragged_$k.txt"
+      done
+    }
+    step "05 ncu ragged walks (lessons 5 and 6)" "$LOG" ragged_ncu05
     if [ -x "$L05" ]; then
       step "05 ncu scan (the newest CCCL's CUB, its deterministic scan included)" "$LOG" \
         "${NCU05[@]}" -k 'regex:DeviceScan' --launch-count 3 --log-file "$RES/ncu_05_scan_cccl_latest.ncu.txt" \
