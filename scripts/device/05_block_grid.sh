@@ -54,34 +54,39 @@ for name in files:
 PY
   }
   step "05 fixed odd sizes 17 … 12345, n=2^28: auto and warp_level" "$LOG" odd05
-  # Ragged segments: the offset API over eight length distributions at n = 2^28, against CUB's
-  # segmented reduce and scan-by-key, and the newest CCCL's segmented reduce and scan. A row of one
-  # process (10 timed calls) moves by a few points from run to run: each binary runs
-  # TCU_RAGGED_RUNS times (default 3, alternating, every run checked against FP64) and every row is
-  # the median run's, whole.
-  ragged05() {
-    local k runs=${TCU_RAGGED_RUNS:-3} mains=() latests=()
-    : > "$RES/ragged_segments_output.txt"
-    [ -x "$L05" ] && : > "$RES/ragged_segments_cccl_latest_output.txt"
+  # median05 NAME RUNS ARGS...: X05 ARGS, RUNS times, and the newest CCCL's build with ARGS
+  # --baselines-only cub when there is one, alternating; NAME.csv holds every row from the run with
+  # the median time, whole, the newest CCCL's rows merged in (outputs: NAME_output.txt and
+  # NAME_cccl_latest_output.txt).
+  median05() {
+    local name=$1 runs=$2 k mains=() latests=()
+    shift 2
+    : > "$RES/${name}_output.txt"
+    [ -x "$L05" ] && : > "$RES/${name}_cccl_latest_output.txt"
     for k in $(seq "$runs"); do
-      echo "== run $k of $runs" | tee -a "$RES/ragged_segments_output.txt" >&2
-      "$X05" --ragged --repeat 10 --csv "$RES/ragged_run$k.csv" >> "$RES/ragged_segments_output.txt" || return 1
-      mains+=("$RES/ragged_run$k.csv")
+      echo "== run $k of $runs" | tee -a "$RES/${name}_output.txt" >&2
+      "$X05" "$@" --csv "$RES/${name}_run$k.csv" >> "$RES/${name}_output.txt" || return 1
+      mains+=("$RES/${name}_run$k.csv")
       if [ -x "$L05" ]; then
-        "$L05" --ragged --baselines-only cub --repeat 10 --csv "$RES/ragged_latest_run$k.csv" \
-          >> "$RES/ragged_segments_cccl_latest_output.txt" || return 1
-        latests+=("$RES/ragged_latest_run$k.csv")
+        "$L05" "$@" --baselines-only cub --csv "$RES/${name}_latest_run$k.csv" \
+          >> "$RES/${name}_cccl_latest_output.txt" || return 1
+        latests+=("$RES/${name}_latest_run$k.csv")
       fi
     done
-    median_runs "$RES/ragged_segments.csv" "${mains[@]}" || return 1
+    median_runs "$RES/$name.csv" "${mains[@]}" || return 1
     if [ -x "$L05" ]; then
-      median_runs "$RES/ragged_segments_cccl_latest.csv" "${latests[@]}" || return 1
-      merge_cccl_latest "$RES/ragged_segments.csv" "$RES/ragged_segments_cccl_latest.csv" \
-        "$RES/ragged_segments_cccl_latest_output.txt" || return 1
+      median_runs "$RES/${name}_cccl_latest.csv" "${latests[@]}" || return 1
+      merge_cccl_latest "$RES/$name.csv" "$RES/${name}_cccl_latest.csv" \
+        "$RES/${name}_cccl_latest_output.txt" || return 1
     fi
     rm -f "${mains[@]}" "${latests[@]}"
   }
-  step "05 ragged segments (--ragged, vs CUB; median of ${TCU_RAGGED_RUNS:-3} runs of each binary)" "$LOG" ragged05
+  # Ragged segments: the offset API over eight length distributions at n = 2^28, against CUB's
+  # segmented reduce and scan-by-key, and the newest CCCL's segmented reduce and scan. A row of one
+  # process (10 timed calls) moves by a few points from run to run: TCU_RAGGED_RUNS processes of
+  # each binary (default 3, every run checked against FP64), every row the median run's.
+  step "05 ragged segments (--ragged, vs CUB; median of ${TCU_RAGGED_RUNS:-3} runs of each binary)" "$LOG" \
+    median05 ragged_segments "${TCU_RAGGED_RUNS:-3}" --ragged --repeat 10
   # The profile behind the scan's distance from the copy: the single-pass scans' launches (the
   # look-back, and the look-back with a load warp; fp32 and fp16 outputs) and CUB's DeviceScan
   # next to them (the newest CCCL's deterministic scan too), one profiled launch each: DRAM
@@ -125,29 +130,10 @@ PY
     fi
   fi
   # The sweep's small calls are mostly host work, which moves by microseconds between processes:
-  # each binary runs TCU_SWEEP_RUNS times (default 3, alternating) and every row is the median run's,
-  # each of TCU_SWEEP_REPEAT timed calls (default 100; no checks: the table above checks).
-  sweep05() {
-    local k runs=${TCU_SWEEP_RUNS:-3} mains=() latests=()
-    for k in $(seq "$runs"); do
-      echo "== run $k of $runs" | tee -a "$RES/block_grid_sweep_output.txt" >&2
-      "$X05" --sweep --no-verify --repeat "${TCU_SWEEP_REPEAT:-100}" --csv "$RES/sweep_run$k.csv" >> "$RES/block_grid_sweep_output.txt" || return 1
-      mains+=("$RES/sweep_run$k.csv")
-      if [ -x "$L05" ]; then
-        "$L05" --sweep --baselines-only cub --no-verify --repeat "${TCU_SWEEP_REPEAT:-100}" --csv "$RES/sweep_latest_run$k.csv" \
-          >> "$RES/block_grid_sweep_cccl_latest_output.txt" || return 1
-        latests+=("$RES/sweep_latest_run$k.csv")
-      fi
-    done
-    median_runs "$RES/block_grid_sweep.csv" "${mains[@]}" || return 1
-    if [ -x "$L05" ]; then
-      median_runs "$RES/block_grid_sweep_cccl_latest.csv" "${latests[@]}" || return 1
-      merge_cccl_latest "$RES/block_grid_sweep.csv" "$RES/block_grid_sweep_cccl_latest.csv" \
-        "$RES/block_grid_sweep_cccl_latest_output.txt" || return 1
-    fi
-    rm -f "${mains[@]}" "${latests[@]}"
-  }
-  step "05 sweep (Fig. 13/14; median of ${TCU_SWEEP_RUNS:-3} runs of each binary)" "$LOG" sweep05
+  # each binary runs TCU_SWEEP_RUNS times (default 3) and every row is the median run's, each of
+  # TCU_SWEEP_REPEAT timed calls (default 100; no checks: the table above checks).
+  step "05 sweep (Fig. 13/14; median of ${TCU_SWEEP_RUNS:-3} runs of each binary)" "$LOG" \
+    median05 block_grid_sweep "${TCU_SWEEP_RUNS:-3}" --sweep --no-verify --repeat "${TCU_SWEEP_REPEAT:-100}"
   # TCU_BENCH_LARGE=0 leaves this step out (about 4 minutes, mostly the FP64 checks on the host;
   # ctest's "[large]" case runs the API at this size too).
   if [ "${TCU_BENCH_LARGE:-1}" != 0 ]; then
