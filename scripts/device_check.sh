@@ -17,7 +17,8 @@
 #   a short summary, last.
 # Environment: TCU_BENCH_LARGE=0 leaves out 05's n = 2^31 + 17 benchmark step (ctest covers it);
 #   TCU_SWEEP_RUNS=K runs 05's sweep K times per binary, each row the median run's (default 3),
-#   TCU_SWEEP_REPEAT=N timed calls per point of that sweep (default 100).
+#   TCU_SWEEP_REPEAT=N timed calls per point of that sweep (default 100);
+#   TCU_RAGGED_RUNS=K runs 05's --ragged step K times per binary, each row the median run's (default 3).
 # Usage:
 #   OUT=/some/dir bash scripts/device_check.sh [--chapter NN_name]... [--steps build,sanitize,bench]
 # Everything a run writes goes into $OUT/results.tgz (logs, CSVs, plots) plus $OUT/summary.txt,
