@@ -4,7 +4,7 @@
 // overlapping segments (reductions), unordered ones (scans too: still nothing written in the gaps),
 // one segment of everything, CSR row pointers
 // (p, p + 1), an unaligned input, a non-blocking stream, determinism, invalid arguments. "[large]":
-// n = 2^31 + 5 with int64 offsets (few segments).
+// n = 2^31 + 5 with int64 offsets (few segments); int32 offsets up to 2^31 - 1.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -390,4 +390,40 @@ TEST_CASE("[large] ragged: n = 2^31 + 5 with int64 offsets, exact") {
   TCU_CUDA_CHECK(tcu::DeviceSegmentedReduce::Sum(in.data(), out.data(), 4, db.data(), de.data()));
   const std::vector<float> r = to_host(out.data(), 4);
   for (int s = 0; s < 4; ++s) CHECK(static_cast<double>(r[s]) == static_cast<double>(sums[s]));
+}
+
+// int32 offsets at the top of their range: the covered range ending 5000 elements short of
+// 2^31 - 1, and at it; integer inputs, exact.
+TEST_CASE("[large] ragged: int32 offsets up to 2^31 - 1, exact") {
+  const std::int64_t n = INT32_MAX;
+  std::size_t free_b = 0, total_b = 0;
+  TCU_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  if (free_b < static_cast<std::size_t>(n) * 2 + (std::size_t(1) << 30)) {
+    MESSAGE("not enough device memory for n = " << n);
+    return;
+  }
+  tcu::DeviceBuffer<__half> in(static_cast<std::size_t>(n));
+  tcu::fill_device(in.data(), static_cast<std::size_t>(n), Dist::integers, kSeed);
+  for (const std::int64_t top : {n - 5000, n}) {
+    CAPTURE(top);
+    // a segment at the front, a gap of ~2^31, then segments of 997 (gaps of 3) up to `top`
+    std::vector<std::int32_t> hb{3}, he{1003};
+    for (std::int64_t p = top - (std::int64_t(1) << 21); p + 997 <= top; p += 1000)
+      hb.push_back(static_cast<std::int32_t>(p)), he.push_back(static_cast<std::int32_t>(p + 997));
+    hb.push_back(he.back()), he.push_back(static_cast<std::int32_t>(top));  // the last ends at top
+    const std::int64_t ns = static_cast<std::int64_t>(hb.size());
+    tcu::DeviceBuffer<std::int32_t> db = to_device(hb), de = to_device(he);
+    tcu::DeviceBuffer<float> out(static_cast<std::size_t>(ns));
+    tcu::poison_device(out.data(), out.bytes());
+    TCU_CUDA_CHECK(tcu::DeviceSegmentedReduce::Sum(in.data(), out.data(), ns, db.data(), de.data()));
+    const std::vector<float> got = to_host(out.data(), static_cast<std::size_t>(ns));
+    std::int64_t bad = 0;
+    for (std::int64_t s = 0; s < ns; ++s) {
+      std::int64_t sum = 0;
+      for (std::int64_t i = hb[s]; i < he[s]; ++i)
+        sum += static_cast<std::int64_t>(tcu::sample_value(Dist::integers, kSeed, i));
+      bad += static_cast<double>(got[s]) != static_cast<double>(sum);
+    }
+    CHECK(bad == 0);
+  }
 }
