@@ -59,29 +59,99 @@ struct alignas(16) WalkSmem {
   Parts parts[tc::kBlockWarps];
 };
 
+// N searches of warp_search at once, in the same rounds: a[i] becomes the first index in
+// [a[i], z[i]) with pred(i, index), z[i] if none. Every round evaluates pred N times without a
+// branch between (at `safe`, a valid index, where a search is done), so that the N loads go out
+// together: a branch around each would make the warp wait for them one by one.
+template <int N, class Pred>
+__device__ void warp_search_n(std::int64_t (&a)[N], std::int64_t (&z)[N], std::int64_t safe, Pred&& pred, int lane) {
+  for (;;) {
+    bool hit[N], open = false;
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      const std::int64_t step = (z[i] - a[i] + tc::kWarpSize - 1) / tc::kWarpSize, s = a[i] + step * (lane + 1) - 1;
+      const bool inside = a[i] < z[i] && s < z[i];
+      hit[i] = pred(i, inside ? s : safe) | !inside;
+      open |= a[i] < z[i];
+    }
+    if (!open) return;
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      const std::int64_t step = (z[i] - a[i] + tc::kWarpSize - 1) / tc::kWarpSize;
+      const unsigned t = __ballot_sync(tc::kFullMask, hit[i]);
+      if (a[i] >= z[i]) continue;
+      if (t == 0) {
+        a[i] = z[i];
+        continue;
+      }
+      const int k = __ffs(t) - 1;
+      const std::int64_t pk = a[i] + step * (k + 1) - 1;
+      a[i] += step * k;
+      z[i] = pk < z[i] ? pk : z[i];
+    }
+  }
+}
+
 // The chunks split the covered range by work, not by elements: an element costs 1 and a segment's
 // start kSegmentCost more (a tile of short segments takes a warp several plain tiles' time).
 // Chunk b starts where the cost from lo reaches b/chunks of the total, aligned down to a tile.
 // 24 balances one segment of n/2 beside segments of 1-8 elements (H100, n = 2^28: 16 → 73 %,
 // 24 → 77 %, 32 → 70 %, 64 → 51 % of the read stream); evenly mixed lengths do not depend on it.
 constexpr std::int64_t kSegmentCost = 24;
+struct WarpChunk {
+  tc::ArrayChunk c;
+  std::int64_t first_seg;  // where a walk from c.first stands among the segments (first_segment_from)
+};
+constexpr std::int64_t kPrefetchMean = 256;
 template <class Off>
-__device__ tc::ArrayChunk weighted_chunk(const tc::RaggedRange& r, const Off& off, std::int64_t ns,
-                                         std::int64_t chunks, std::int64_t b, int lane) {
+__device__ __forceinline__ WarpChunk weighted_chunk(const __half* in, const tc::RaggedRange& r, const Off& off,
+                                                    std::int64_t ns, std::int64_t chunks, std::int64_t b, int lane) {
+  if (r.hi <= r.lo) return WarpChunk{{0, 0}, tc::first_segment_from(off, ns, 0, lane)};
   const std::int64_t lo = static_cast<std::int64_t>(r.lo), hi = static_cast<std::int64_t>(r.hi);
   const double total = double(hi - lo) + double(kSegmentCost) * double(ns);
-  auto edge = [&](std::int64_t k) -> std::int64_t {
-    if (k <= 0 || k >= chunks) return k <= 0 ? lo : hi;
-    const std::int64_t t = static_cast<std::int64_t>(total * double(k) / double(chunks));
-    // j: the first segment whose start costs t or more; the position with cost t lies after j − 1's start
-    const std::int64_t j =
-        tc::warp_search(0, ns, [&](std::int64_t s) { return off.begin(s) - lo + kSegmentCost * s >= t; }, lane);
-    std::int64_t p = lo + t - kSegmentCost * j;
-    if (j > 0) p = max(p, static_cast<std::int64_t>(off.begin(j - 1)));
-    p = p / kWalkTile * kWalkTile;
-    return min(max(p, lo), hi);
-  };
-  return r.hi <= r.lo ? tc::ArrayChunk{0, 0} : tc::ArrayChunk{edge(b), edge(b + 1)};
+  // both edges' searches at once: j, the first segment whose start costs t or more
+  std::int64_t t[2], j[2], z[2];
+#pragma unroll
+  for (int i = 0; i < 2; ++i) {
+    const std::int64_t k = b + i;
+    const bool inside = k > 0 && k < chunks;
+    t[i] = inside ? static_cast<std::int64_t>(total * double(k) / double(chunks)) : 0;
+    j[i] = 0;
+    z[i] = inside ? ns : 0;
+  }
+  warp_search_n(j, z, 0, [&](int i, std::int64_t s) { return off.begin(s) - lo + kSegmentCost * s >= t[i]; },
+                    lane);
+  std::int64_t edge[2];
+#pragma unroll
+  for (int i = 0; i < 2; ++i) {
+    const std::int64_t k = b + i;
+    if (k <= 0 || k >= chunks) {
+      edge[i] = k <= 0 ? lo : hi;
+    } else {  // the position with cost t lies after j − 1's start
+      std::int64_t p = lo + t[i] - kSegmentCost * j[i];
+      if (j[i] > 0) p = max(p, static_cast<std::int64_t>(off.begin(j[i] - 1)));
+      edge[i] = min(max(p / kWalkTile * kWalkTile, lo), hi);
+    }
+  }
+  // Long segments on average: the chunk's first 8 KB into L2 while the warp looks for its first
+  // segment and reads the offsets (at shorter means the prefetch costs more than it saves: the
+  // offsets' loads should go out first; chapter 05's results page has the measurements)
+  if (hi - lo >= kPrefetchMean * ns) {
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+      const std::int64_t at = edge[0] + (lane * 2 + q) * 64;  // 64 elements: a 128-byte line
+      if (at < edge[1]) asm volatile("prefetch.global.L2 [%0];" ::"l"(in + at));
+    }
+  }
+  // the first segment from the start: for ordered segments at or before j (it starts at or after
+  // the start; r.first for the first chunk), so a window below j first, two rounds instead of a
+  // search of all; below the window only when the window's first one already qualifies
+  const std::int64_t p = edge[0], bound = b <= 0 ? r.first : j[0];
+  auto from = [&](std::int64_t s) { return off.end(s) > p || off.begin(s) >= p; };
+  const std::int64_t lower = max(bound - std::int64_t(tc::kWarpSize) * tc::kWarpSize, std::int64_t(0));
+  std::int64_t seg = tc::warp_search(lower, bound, from, lane);
+  if (seg == lower && lower > 0) seg = tc::warp_search(0, lower, from, lane);
+  return WarpChunk{{edge[0], edge[1]}, seg};
 }
 
 // A warp's walk: where it is among the segments, and its running sum since the last head.
@@ -252,11 +322,12 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
   const tc::RaggedRange r = *range;
   if (r.disordered) return;
   const int lane = tc::lane_id(), warp = tc::warp_in_block();
-  const tc::ArrayChunk c =
-      weighted_chunk(r, off, ns, std::int64_t(chunks) * tc::kBlockWarps, blockIdx.x * tc::kBlockWarps + warp, lane);
+  const WarpChunk wc =
+      weighted_chunk(in, r, off, ns, std::int64_t(chunks) * tc::kBlockWarps, blockIdx.x * tc::kBlockWarps + warp, lane);
+  const tc::ArrayChunk c = wc.c;
   Parts& parts = sm.parts[warp];
   Walk<Off> w{};
-  w.cur = tc::first_segment_from(off, ns, c.first, lane);  // where the chunk starts among the segments
+  w.cur = wc.first_seg;  // where the chunk starts among the segments
   const std::int64_t start = w.cur;
   if (c.first < c.last) {
     read_ahead(w, off, ns, 1, lane);
