@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "common/bandwidth.cuh"
 #include "common/check.cuh"
@@ -57,6 +59,35 @@ __global__ void count_mismatches_kernel(const uint4* a, const uint4* b, std::siz
     bad += (x.x != y.x) | (x.y != y.y) | (x.z != y.z) | (x.w != y.w);
   }
   if (bad) atomicAdd(mismatches, bad);
+}
+
+// The read stream, and where a 16-byte vector (fp16 elements [8i, 8i + 8)) holds the last element
+// of a group of `every` (every >= 8: at most one), one fp32 written for that group, a value made
+// from the vector's bits: the loads stay, nothing else is computed.
+__global__ void read_sums_kernel(const uint4* __restrict__ in, std::size_t n_vec, float* __restrict__ out,
+                                 std::uint64_t every) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  auto put = [&](std::size_t k, const uint4& v) {
+    const std::uint64_t g = (8 * std::uint64_t(k) + 8) / every;
+    if (g > 8 * std::uint64_t(k) / every)
+      __stcs(out + g - 1, __uint_as_float((v.x ^ v.y ^ v.z ^ v.w) & 0x3f7fffffu));  // finite, below 1
+  };
+  for (; i + (kUnroll - 1) * stride < n_vec; i += kUnroll * stride) {
+    uint4 v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) v[u] = __ldcs(in + i + u * stride);
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) put(i + u * stride, v[u]);
+  }
+  for (; i < n_vec; i += stride) put(i, __ldcs(in + i));
+}
+
+__global__ void count_nans_kernel(const float* p, std::size_t n, unsigned long long* nans) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  unsigned long long bad = 0;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) bad += p[i] != p[i];
+  if (bad) atomicAdd(nans, bad);
 }
 
 // Non-zero, non-constant content (never time on zeros).
@@ -127,6 +158,45 @@ BandwidthProbe run_bandwidth_probe(std::size_t bytes, const TimingConfig& cfg) {
   unsigned long long bad = 1;
   mismatches.copy_to_host(&bad, 1);
   r.copy_verified = (bad == 0);
+  return r;
+}
+
+ReadSumsProbe run_read_sums_probe(std::int64_t every, std::size_t bytes, const TimingConfig& cfg) {
+  if (every < 8) throw std::invalid_argument("run_read_sums_probe: every must be >= 8");
+  if (bytes == 0) {
+    std::size_t free_b = 0, total_b = 0;
+    TCU_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    bytes = probe_size(kDefaultProbeBytes, free_b);
+  }
+  bytes = std::max<std::size_t>(bytes, 16 * 1024) / 16 * 16;
+  const std::size_t n_vec = bytes / 16, n_out = bytes / 2 / static_cast<std::size_t>(every);
+
+  DeviceBuffer<uint4> src(n_vec);
+  DeviceBuffer<float> out(std::max<std::size_t>(n_out, 1));
+  DeviceBuffer<unsigned long long> nans(1);
+  fill_pattern_kernel<<<1024, kThreads>>>(reinterpret_cast<unsigned int*>(src.data()), n_vec * 4);
+  TCU_CHECK_LAUNCH();
+  TCU_CUDA_CHECK(cudaMemset(out.data(), 0xFF, out.bytes()));  // NaN: an output never written stays NaN
+  TCU_CUDA_CHECK(cudaDeviceSynchronize());
+
+  ReadSumsProbe r;
+  r.every = every;
+  r.input_bytes = bytes;
+  r.result.probe = "read_sums_" + std::to_string(every);
+  r.result.bytes = bytes + n_out * sizeof(float);
+  const int grid = grid_for(reinterpret_cast<const void*>(&read_sums_kernel));
+  r.result.time = time_on_device(
+      [&](cudaStream_t s) {
+        read_sums_kernel<<<grid, kThreads, 0, s>>>(src.data(), n_vec, out.data(), static_cast<std::uint64_t>(every));
+        TCU_CHECK_LAUNCH();
+      },
+      cfg);
+  TCU_CUDA_CHECK(cudaMemset(nans.data(), 0, sizeof(unsigned long long)));
+  count_nans_kernel<<<1024, kThreads>>>(out.data(), n_out, nans.data());
+  TCU_CHECK_LAUNCH();
+  unsigned long long bad = 1;
+  nans.copy_to_host(&bad, 1);
+  r.all_written = bad == 0;
   return r;
 }
 

@@ -35,6 +35,19 @@ inline constexpr std::size_t kDefaultProbeBytes = std::size_t(1) << 29;
 // (cudaErrorMemoryAllocation when two buffers of `bytes` do not fit).
 BandwidthProbe run_bandwidth_probe(std::size_t bytes = 0, const TimingConfig& cfg = {5, 30});
 
+// A third ceiling, for sums of segments: the read stream plus one fp32 value written (streamed
+// store) per `every` fp16 elements, at the element that ends each group of `every` — the bytes a
+// segmented sum of segments of `every` moves, in the simplest pattern (bytes = read + written).
+// `every` >= 8; throws std::invalid_argument otherwise. `all_written`: every one of the
+// (bytes / 2) / every outputs, poisoned first, was written.
+struct ReadSumsProbe {
+  BandwidthResult result;  // probe "read_sums_<every>"
+  std::int64_t every = 0;
+  std::size_t input_bytes = 0;  // the fp16 input alone (result.bytes less the fp32 outputs)
+  bool all_written = false;
+};
+ReadSumsProbe run_read_sums_probe(std::int64_t every, std::size_t bytes = 0, const TimingConfig& cfg = {5, 30});
+
 // Size actually probed for a request of `bytes` when `free_bytes` are free (pure, tested).
 std::size_t probe_size(std::size_t bytes, std::size_t free_bytes);
 

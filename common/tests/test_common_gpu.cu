@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "common/bandwidth.cuh"
@@ -166,4 +167,29 @@ TEST_CASE("bandwidth probe: verified copy, sane figures") {
   }
   MESSAGE("read_stream " << bw.read_stream.gb_per_s() << " GB/s, copy " << bw.copy.gb_per_s()
                          << " GB/s, theoretical " << theory << " GB/s");
+}
+
+TEST_CASE("read_sums probe: one fp32 per group written, bytes counted, sane figures") {
+  const tcu::GpuCheck c = tcu::check_gpu(7, 0);
+  REQUIRE(c.ok);
+  const double theory = c.info.theoretical_bandwidth_gb_per_s();
+  // 64 MiB: 2^25 fp16 elements, a multiple of neither 17 nor 1000 (the last group is cut short and
+  // has no output); 16 KiB + 16 with 9: groups that straddle the 16-byte vectors everywhere
+  for (const auto& [bytes, every] : {std::pair<std::size_t, std::int64_t>{std::size_t(64) << 20, 17},
+                                     {std::size_t(64) << 20, 1000},
+                                     {std::size_t(16 * 1024 + 16), 9}}) {
+    CAPTURE(bytes);
+    CAPTURE(every);
+    const tcu::ReadSumsProbe r = tcu::run_read_sums_probe(every, bytes, {1, 3});
+    const std::size_t outputs = bytes / 2 / static_cast<std::size_t>(every);
+    CHECK(r.all_written);
+    CHECK(r.every == every);
+    CHECK(r.input_bytes == bytes);
+    CHECK(r.result.bytes == bytes + 4 * outputs);
+    CHECK(r.result.probe == "read_sums_" + std::to_string(every));
+    CHECK(r.result.gb_per_s() > 0);
+    if (theory > 0 && !c.info.integrated && bytes > (std::size_t(1) << 20))
+      CHECK(r.result.gb_per_s() < 1.05 * theory);
+  }
+  CHECK_THROWS_AS(tcu::run_read_sums_probe(7, std::size_t(1) << 20, {0, 1}), std::invalid_argument);
 }

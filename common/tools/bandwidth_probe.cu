@@ -1,7 +1,9 @@
 // bandwidth_probe: the read-stream and copy ceilings of this GPU, the figures every chapter's
-// "% of measured bandwidth" is relative to. Writes docs/results/<gpu>/bandwidth.csv.
+// "% of measured bandwidth" is relative to. Writes docs/results/<gpu>/bandwidth.csv. With
+// --sums-every, also the ceiling of a segmented sum: the read stream plus its fp32 results.
 #include <iostream>
 #include <limits>
+#include <vector>
 
 #include "common/bandwidth.cuh"
 #include "common/chapter_main.hpp"
@@ -15,13 +17,17 @@ int main(int argc, char** argv) {
   std::int64_t bytes = -1;  // default: kDefaultProbeBytes, shrunk to fit smaller GPUs
   std::int64_t repeat = 30, warmup = 5, device = 0;
   std::string csv;
+  std::vector<std::int64_t> sums_every;
   bool json = false;
   tcu::CliParser cli(prog,
                      "Measures two memory ceilings with 16-byte accesses, timed with CUDA events\n"
                      "(median of --repeat runs after --warmup runs):\n"
                      "  read_stream  read every byte once, write nothing (a reduction's ceiling)\n"
                      "  copy         read and write every byte once (a scan's ceiling; bytes counted\n"
-                     "               as read + written)");
+                     "               as read + written)\n"
+                     "  read_sums_N  (with --sums-every N) read every byte once and write one fp32 per N fp16\n"
+                     "               elements: the bytes of a sum of segments of N, in the simplest pattern\n"
+                     "               (a segmented sum's ceiling; bytes counted as read + written)");
   cli.add_int("--bytes", &bytes,
               "working set per buffer (default 512M = 2^28 fp16 elements, or a quarter of the free GPU memory "
               "if that is less)",
@@ -31,6 +37,9 @@ int main(int argc, char** argv) {
   cli.add_int("--device", &device, "CUDA device ordinal (default 0)", 0, 1023);
   cli.add_string("--csv", &csv, "write probe,bytes,ms,gb_per_s to this file", tcu::check_writable_file,
                  "FILE");
+  cli.add_int_list("--sums-every", &sums_every,
+                   "also time read_sums_N for each N of this comma-separated list (each at least 8)", 8,
+                   std::int64_t(1) << 40);
   cli.add_flag("--json", &json, "print JSON instead of a table");
   if (int code = tcu::handle_cli(cli, argc, argv); code >= 0) return code;
 
@@ -54,6 +63,18 @@ int main(int argc, char** argv) {
     tcu::Table t({{"probe"}, {"bytes"}, {"ms", "%.4f"}, {"gb_per_s", "%.1f"}});
     for (const auto* r : {&bw.read_stream, &bw.copy})
       t.add_row({r->probe, static_cast<std::int64_t>(r->bytes), r->time.median_ms, r->gb_per_s()});
+    std::vector<tcu::ReadSumsProbe> sums;
+    for (const std::int64_t every : sums_every) {
+      const tcu::ReadSumsProbe rs = tcu::run_read_sums_probe(
+          every, static_cast<std::size_t>(bytes), {static_cast<int>(warmup), static_cast<int>(repeat)});
+      if (!rs.all_written) {
+        std::cerr << prog << ": " << rs.result.probe << " left outputs unwritten: its timing is not reported\n";
+        return tcu::kExitVerificationFailed;
+      }
+      t.add_row({rs.result.probe, static_cast<std::int64_t>(rs.result.bytes), rs.result.time.median_ms,
+                 rs.result.gb_per_s()});
+      sums.push_back(rs);
+    }
     if (json) {
       std::cout << tcu::JsonObject().add("program", prog).add("device", info).add("results", t).dump();
     } else {
@@ -62,6 +83,13 @@ int main(int argc, char** argv) {
                 << static_cast<int>(info.theoretical_bandwidth_gb_per_s()) << " GB/s. Timing spread (min..max ms): read "
                 << bw.read_stream.time.min_ms << ".." << bw.read_stream.time.max_ms << ", copy "
                 << bw.copy.time.min_ms << ".." << bw.copy.time.max_ms << "\n";
+      for (const tcu::ReadSumsProbe& rs : sums) {  // what a sum of segments of N can reach
+        const double read = bw.read_stream.gb_per_s();
+        std::cout << rs.result.probe << ": " << 100.0 * rs.result.gb_per_s() / read
+                  << " % of read_stream counting the writes, "
+                  << 100.0 * static_cast<double>(rs.input_bytes) / (rs.result.time.median_ms * 1e6) / read
+                  << " % counting the fp16 input alone\n";
+      }
     }
     if (!csv.empty()) tcu::write_text_file(csv, t.to_csv());
     return tcu::kExitOk;
