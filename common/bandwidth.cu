@@ -133,24 +133,30 @@ BandwidthProbe run_bandwidth_probe(std::size_t bytes, const TimingConfig& cfg) {
 
   BandwidthProbe r;
   const int grid_read = grid_for(reinterpret_cast<const void*>(&read_stream_kernel));
+  const int grid_copy = grid_for(reinterpret_cast<const void*>(&copy_kernel));
   r.read_stream.probe = "read_stream";
   r.read_stream.bytes = bytes;
-  r.read_stream.time = time_on_device(
-      [&](cudaStream_t s) {
-        read_stream_kernel<<<grid_read, kThreads, 0, s>>>(src.data(), n_vec, sink.data());
-        TCU_CHECK_LAUNCH();
-      },
-      cfg);
-
-  const int grid_copy = grid_for(reinterpret_cast<const void*>(&copy_kernel));
   r.copy.probe = "copy";
   r.copy.bytes = 2 * bytes;
-  r.copy.time = time_on_device(
-      [&](cudaStream_t s) {
-        copy_kernel<<<grid_copy, kThreads, 0, s>>>(src.data(), dst.data(), n_vec);
-        TCU_CHECK_LAUNCH();
-      },
-      cfg);
+  // Read, copy, read, copy; each keeps its faster round. A process often starts while the GPU's
+  // clocks still rise from idle (a first round 10 % slow was seen on the H100): a ceiling measured
+  // then would flatter every percentage of the run.
+  for (int round = 0; round < 2; ++round) {
+    const TimingStats read = time_on_device(
+        [&](cudaStream_t s) {
+          read_stream_kernel<<<grid_read, kThreads, 0, s>>>(src.data(), n_vec, sink.data());
+          TCU_CHECK_LAUNCH();
+        },
+        cfg);
+    const TimingStats copy = time_on_device(
+        [&](cudaStream_t s) {
+          copy_kernel<<<grid_copy, kThreads, 0, s>>>(src.data(), dst.data(), n_vec);
+          TCU_CHECK_LAUNCH();
+        },
+        cfg);
+    if (round == 0 || read.median_ms < r.read_stream.time.median_ms) r.read_stream.time = read;
+    if (round == 0 || copy.median_ms < r.copy.time.median_ms) r.copy.time = copy;
+  }
 
   TCU_CUDA_CHECK(cudaMemset(mismatches.data(), 0, sizeof(unsigned long long)));
   count_mismatches_kernel<<<1024, kThreads>>>(src.data(), dst.data(), n_vec, mismatches.data());
