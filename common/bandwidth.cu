@@ -139,8 +139,7 @@ BandwidthProbe run_bandwidth_probe(std::size_t bytes, const TimingConfig& cfg) {
   r.copy.probe = "copy";
   r.copy.bytes = 2 * bytes;
   // Read, copy, read, copy; each keeps its faster round. A process often starts while the GPU's
-  // clocks still rise from idle (a first round 10 % slow was seen on the H100): a ceiling measured
-  // then would flatter every percentage of the run.
+  // clocks still rise from idle: a ceiling measured then would flatter every percentage of the run.
   for (int round = 0; round < 2; ++round) {
     const TimingStats read = time_on_device(
         [&](cudaStream_t s) {

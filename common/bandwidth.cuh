@@ -32,8 +32,9 @@ inline constexpr std::size_t kDefaultProbeBytes = std::size_t(1) << 29;
 // Runs both probes over `bytes` bytes per buffer (rounded down to a multiple of 16; at least
 // 16 KiB); 0 means the default, probe_size(kDefaultProbeBytes, free memory). The source is
 // filled with non-zero data first; the copy is verified. Each probe is timed twice (read, copy,
-// read, copy) and keeps its faster round: clocks still rising at a process's start slow the first. Throws tcu::CudaError on CUDA errors
-// (cudaErrorMemoryAllocation when two buffers of `bytes` do not fit).
+// read, copy) and keeps its faster round: clocks still rising at a process's start slow the
+// first. Throws tcu::CudaError on CUDA errors (cudaErrorMemoryAllocation when two buffers of
+// `bytes` do not fit).
 BandwidthProbe run_bandwidth_probe(std::size_t bytes = 0, const TimingConfig& cfg = {5, 30});
 
 // A third ceiling, for sums of segments: the read stream plus one fp32 value written (streamed

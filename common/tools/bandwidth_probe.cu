@@ -20,8 +20,8 @@ int main(int argc, char** argv) {
   std::vector<std::int64_t> sums_every;
   bool json = false;
   tcu::CliParser cli(prog,
-                     "Measures two memory ceilings with 16-byte accesses, timed with CUDA events\n"
-                     "(median of --repeat runs after --warmup runs):\n"
+                     "Measures memory ceilings with 16-byte accesses, timed with CUDA events (median\n"
+                     "of --repeat runs after --warmup runs; read_stream and copy twice, the faster kept):\n"
                      "  read_stream  read every byte once, write nothing (a reduction's ceiling)\n"
                      "  copy         read and write every byte once (a scan's ceiling; bytes counted\n"
                      "               as read + written)\n"
