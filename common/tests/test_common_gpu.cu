@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <utility>
 #include <vector>
 
 #include "common/bandwidth.cuh"
@@ -175,9 +174,14 @@ TEST_CASE("read_sums probe: one fp32 per group written, bytes counted, sane figu
   const double theory = c.info.theoretical_bandwidth_gb_per_s();
   // 64 MiB: 2^25 fp16 elements, a multiple of neither 17 nor 1000 (the last group is cut short and
   // has no output); 16 KiB + 16 with 9: groups that straddle the 16-byte vectors everywhere
-  for (const auto& [bytes, every] : {std::pair<std::size_t, std::int64_t>{std::size_t(64) << 20, 17},
-                                     {std::size_t(64) << 20, 1000},
-                                     {std::size_t(16 * 1024 + 16), 9}}) {
+  struct Case {
+    std::size_t bytes;
+    std::int64_t every;
+  };
+  const Case cases[] = {{std::size_t(64) << 20, 17}, {std::size_t(64) << 20, 1000}, {16 * 1024 + 16, 9}};
+  for (const Case& k : cases) {
+    const std::size_t bytes = k.bytes;
+    const std::int64_t every = k.every;
     CAPTURE(bytes);
     CAPTURE(every);
     const tcu::ReadSumsProbe r = tcu::run_read_sums_probe(every, bytes, {1, 3});
