@@ -114,13 +114,23 @@ std::size_t probe_size(std::size_t bytes, std::size_t free_bytes) {
   return b / 16 * 16;
 }
 
-BandwidthProbe run_bandwidth_probe(std::size_t bytes, const TimingConfig& cfg) {
+namespace {
+
+// The size a probe runs at: `bytes == 0` asks for the default size (limited by free memory);
+// any size is raised to 16 KiB and rounded down to whole 16-byte vectors.
+std::size_t resolve_probe_bytes(std::size_t bytes) {
   if (bytes == 0) {
     std::size_t free_b = 0, total_b = 0;
     TCU_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     bytes = probe_size(kDefaultProbeBytes, free_b);
   }
-  bytes = std::max<std::size_t>(bytes, 16 * 1024) / 16 * 16;
+  return std::max<std::size_t>(bytes, 16 * 1024) / 16 * 16;
+}
+
+}  // namespace
+
+BandwidthProbe run_bandwidth_probe(std::size_t bytes, const TimingConfig& cfg) {
+  bytes = resolve_probe_bytes(bytes);
   const std::size_t n_vec = bytes / 16;
 
   DeviceBuffer<uint4> src(n_vec), dst(n_vec);
@@ -168,12 +178,7 @@ BandwidthProbe run_bandwidth_probe(std::size_t bytes, const TimingConfig& cfg) {
 
 ReadSumsProbe run_read_sums_probe(std::int64_t every, std::size_t bytes, const TimingConfig& cfg) {
   if (every < 8) throw std::invalid_argument("run_read_sums_probe: every must be >= 8");
-  if (bytes == 0) {
-    std::size_t free_b = 0, total_b = 0;
-    TCU_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    bytes = probe_size(kDefaultProbeBytes, free_b);
-  }
-  bytes = std::max<std::size_t>(bytes, 16 * 1024) / 16 * 16;
+  bytes = resolve_probe_bytes(bytes);
   const std::size_t n_vec = bytes / 16, n_out = bytes / 2 / static_cast<std::size_t>(every);
 
   DeviceBuffer<uint4> src(n_vec);

@@ -19,7 +19,8 @@ copied in turn: files of the same name are replaced, the others kept.
 3. In every README.md of the repository (the chapters' results pages too, not the index of step 2),
    replaces the text between
    `<!-- results:NAME -->` and `<!-- /results:NAME -->` with docs/results/<gpu>/NAME.csv as a
-   Markdown table, so no number in a README is typed by hand.
+   Markdown table, so no number in a README is typed by hand. A block that already shows another
+   GPU's folder keeps it: a run on a second GPU (say `--gpu h200`) fills only its own folder.
 """
 import argparse
 import csv
@@ -112,7 +113,8 @@ def write_index(dst, gpu_dir, prov, gpu, versions):
     """docs/results/<gpu>/README.md: the run's environment, then per question one figure and a
     short table (scripts/results_index.py); the CSVs stay whole beside it."""
     runs = sorted({(r["date_utc"], r["chapters"]) for r in prov.values() if r.get("date_utc")})
-    lines = [f"# Results on the reference GPU ({gpu_dir})", "",
+    title = "the reference GPU" if gpu_dir == "h100" else "a second GPU"
+    lines = [f"# Results on {title} ({gpu_dir})", "",
              "Written by `scripts/update_results.py` from runs of `scripts/device_check.sh`;",
              "nothing here is typed by hand. `provenance.csv` names the run each file comes from.", "",
              f"- GPU (name, driver, memory, max SM clock, max memory clock): {gpu or 'unknown'}",
@@ -231,6 +233,10 @@ def refresh_readmes(dst, gpu_dir, prov, versions="", date=""):
             text = f.read()
 
         def repl(m):
+            # A block shows one GPU's file: a run of another GPU (its own folder) leaves it alone.
+            shown = re.search(r"`docs/results/([^/`]+)/", m.group(3))
+            if shown and shown.group(1) != gpu_dir:
+                return m.group(0)
             name = m.group(2)
             short = name.startswith("index:")
             stem = name[len("index:"):] if short else name
