@@ -21,6 +21,8 @@ copied in turn: files of the same name are replaced, the others kept.
    `<!-- results:NAME -->` and `<!-- /results:NAME -->` with docs/results/<gpu>/NAME.csv as a
    Markdown table, so no number in a README is typed by hand. A block that already shows another
    GPU's folder keeps it: a run on a second GPU (say `--gpu h200`) fills only its own folder.
+A run whose GPU (device_check.log) differs from the GPU of the results already in the folder is
+refused (exit 2): one folder holds one GPU's results.
 """
 import argparse
 import csv
@@ -173,6 +175,15 @@ def main(argv=None):
             t.extractall(unpacked, filter="data")
         args.src = unpacked
     dst = os.path.join(ROOT, "docs", "results", args.gpu)
+    gpu, versions, date = environment(args.src)
+    # One folder, one GPU: a run of another GPU would mix its rows with this one's.
+    held = {r["gpu"] for r in read_provenance(dst).values() if r.get("gpu")}
+    run_gpu = gpu.split(",")[0].strip()
+    if run_gpu and held and run_gpu not in held:
+        print(f"update_results: error: the run is on {run_gpu}, but docs/results/{args.gpu}/ holds results of "
+              f"{', '.join(sorted(held))}: give that run a folder of its own (--gpu NAME, e.g. --gpu h200)",
+              file=sys.stderr)
+        return 2
     os.makedirs(dst, exist_ok=True)
     copied = []
     for pattern in ("*.csv", "*.json", "*.png", "*_output.txt", "*.ncu.txt"):
@@ -183,7 +194,6 @@ def main(argv=None):
         print(f"update_results: error: no results in '{args.src}'", file=sys.stderr)
         return 2
 
-    gpu, versions, date = environment(args.src)
     chapters = run_chapters(args.src)
     latest = ""
     latest_file = os.path.join(args.src, "cccl_latest_version.txt")
