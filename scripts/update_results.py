@@ -177,7 +177,8 @@ def main(argv=None):
     dst = os.path.join(ROOT, "docs", "results", args.gpu)
     gpu, versions, date = environment(args.src)
     # One folder, one GPU: a run of another GPU would mix its rows with this one's.
-    held = {r["gpu"] for r in read_provenance(dst).values() if r.get("gpu")}
+    prov = read_provenance(dst)  # which run each file already there comes from
+    held = {r["gpu"] for r in prov.values() if r.get("gpu")}
     run_gpu = gpu.split(",")[0].strip()
     if run_gpu and held and run_gpu not in held:
         print(f"update_results: error: the run is on {run_gpu}, but docs/results/{args.gpu}/ holds results of "
@@ -210,10 +211,6 @@ def main(argv=None):
 
     # Which run each file comes from (several runs can be merged: a full one, then one chapter).
     prov_path = os.path.join(dst, "provenance.csv")
-    prov = {}
-    if os.path.exists(prov_path):
-        with open(prov_path, newline="") as f:
-            prov = {r["file"]: r for r in csv.DictReader(f)}
     for name in copied:
         prov[name] = {"file": name, "date_utc": date, "chapters": chapters, "gpu": gpu.split(",")[0], "versions": versions,
                       "cccl_latest": latest_of(name)}
