@@ -43,14 +43,12 @@ struct Parts {
   long long first_seg, end_seg;  // the segments finished: [first_seg, end_seg)
 };
 
-// Where element i of a tile keeps its run in shared memory: each lane's float4 groups rotate, so
-// that the 8 lanes of one 128-byte store hit all 32 banks (not 2 lanes per bank group).
+// Each lane's runs are a row of shared memory padded by one float4, so that the 8 lanes of one
+// 16-byte store hit all 32 banks, and a lane's 8 stores share one address (immediate offsets).
 constexpr int kLaneGroups = kLaneElems / 4;
-__device__ __forceinline__ unsigned run_slot(unsigned lane, unsigned group) {
-  return (lane * kLaneGroups + (group ^ (lane / (8 / kLaneGroups) % kLaneGroups))) * 4;
-}
-struct WarpTile {                    // one tile with events, of one warp
-  alignas(16) float run[kWalkTile];  // element i (at run_slot): its lane's sum since its last head
+constexpr int kRunRow = kLaneElems + 4;
+struct WarpTile {                                // one tile with events, of one warp
+  alignas(16) float run[tc::kWarpSize * kRunRow];  // lane L's element j: its sum since its last head
   float before[tc::kWarpSize];       // lane L: the lanes' sum from the last head before lane L
   unsigned head[kWalkTile / 32];     // bit i: a segment starts at element i
 };
@@ -202,7 +200,8 @@ __device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std
   bool empty0 = false;
   int ended0 = tc::kWarpSize;  // segments of the first round that end in the tile
   std::int64_t prev_end = 0;   // the end of the segment before lane 0's (rounds after the first)
-  for (bool round0 = true;; round0 = false) {
+  int rounds = 1;
+  for (bool round0 = true;; round0 = false, ++rounds) {
     const std::int64_t s = w.cur + lane;
     std::int64_t b = kNoEvent, e = kNoEvent;
     if (round0) {  // read ahead a tile before
@@ -236,7 +235,7 @@ __device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std
     w.cur += tc::kWarpSize;
   }
   w.event = next_event(w.b, w.e, t1);
-  read_ahead(w, off, ns, static_cast<int>(min((w.cur - first) / tc::kWarpSize + 2, std::int64_t(16))), lane);
+  read_ahead(w, off, ns, min(rounds + 1, 16), lane);
   __syncwarp();
   constexpr unsigned kLaneMask = kLaneElems == 32 ? ~0u : (1u << kLaneElems) - 1u;
   const unsigned heads = (wt.head[lane * kLaneElems / 32] >> (lane * kLaneElems % 32)) & kLaneMask;
@@ -263,16 +262,16 @@ __device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std
       run = ((heads >> (4 * q + j)) & 1u) ? v[j] : run + v[j];
       r[j] = run;
     }
-    *reinterpret_cast<float4*>(wt.run + run_slot(lane, q)) = make_float4(r[0], r[1], r[2], r[3]);
+    *reinterpret_cast<float4*>(wt.run + lane * kRunRow + 4 * q) = make_float4(r[0], r[1], r[2], r[3]);
   }
   const unsigned lanes_with_heads = __ballot_sync(tc::kFullMask, heads != 0);
   const unsigned upto = lanes_with_heads & (0xffffffffu >> (31 - lane));  // lanes 0 … L
-  const int head_lane = upto ? 31 - __clz(upto) : -1;
+  const int since_head = lane - (upto ? 31 - __clz(upto) : 0);  // lanes after the head's (or lane 0)
   float inc = run;
 #pragma unroll
   for (int d = 1; d < tc::kWarpSize; d *= 2) {
     const float o = __shfl_up_sync(tc::kFullMask, inc, d);
-    if (lane - d >= head_lane && lane >= d) inc += o;
+    if (since_head >= d) inc += o;
   }
   const float up = __shfl_up_sync(tc::kFullMask, inc, 1);  // every lane: a full-mask shuffle
   wt.before[lane] = lane == 0 ? 0.0f : up;                  // lanes < L, since a head
@@ -282,7 +281,7 @@ __device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std
   //    (only the first segment can be: the one open at t0)
   auto finish = [&](std::int64_t s, int head, int last) {
     const unsigned owner = static_cast<unsigned>(last) / kLaneElems, at = static_cast<unsigned>(last) % kLaneElems;
-    float p = wt.run[run_slot(owner, at / 4) + at % 4];
+    float p = wt.run[owner * kRunRow + at];
     if (head < static_cast<int>(owner * kLaneElems)) p += wt.before[owner];
     if (head >= 0 && s != w.open) {
       out[s] = p;
@@ -346,6 +345,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
         p[q] = tc::load_piece_within(in, t + (lane * kLanePieces + q) * tc::kPieceElems, c.first, c.last, aligned);
     };
     tc::Piece next[kLanePieces];
+    const __half* lane_in = in + lane * kLaneElems;  // + a tile's start: this lane's 4 vectors
     const std::int64_t g = c.first / kWalkTile * kWalkTile;
     load(next, g);
 #pragma unroll 1
@@ -356,8 +356,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 3)
       const std::int64_t t1 = t0 + kWalkTile;
       if (aligned && t1 + kWalkTile <= c.last) {  // inside the chunk: whole loads
 #pragma unroll
-        for (int q = 0; q < kLanePieces; ++q)
-          next[q].v = __ldcs(reinterpret_cast<const uint4*>(in + t1 + (lane * kLanePieces + q) * tc::kPieceElems));
+        for (int q = 0; q < kLanePieces; ++q) next[q].v = __ldcs(reinterpret_cast<const uint4*>(lane_in + t1) + q);
       } else if (t1 < c.last) {
         load(next, t1);
       }

@@ -218,26 +218,22 @@ __device__ __forceinline__ void scan_ragged_tile(unsigned heads8, const float (&
     s += x[j];
     r[j] = s;
   }
+  // lane L adds the lanes after the nearest lane at or before it that holds a head (lane 0 if none)
+  const unsigned with_heads = __ballot_sync(kFullMask, heads8 != 0u);
+  const unsigned upto = with_heads & (0xffffffffu >> (31 - lane));  // lanes 0 … L
+  const int since_head = lane - (upto ? 31 - __clz(upto) : 0);
   float inc = r[7];  // the lane's total after its last head
-  bool hd = heads8 != 0;
 #pragma unroll
   for (int d = 1; d < kWarpSize; d *= 2) {
     const float o = __shfl_up_sync(kFullMask, inc, d);
-    const bool oh = __shfl_up_sync(kFullMask, hd, d);
-    if (lane >= d) {
-      if (!hd) inc = o + inc;
-      hd = hd || oh;
-    }
+    if (since_head >= d) inc = o + inc;
   }
   const float up = __shfl_up_sync(kFullMask, inc, 1), ex = lane ? up : 0.0f;  // lanes before, from their last head
-  const bool up_head = __shfl_up_sync(kFullMask, hd, 1), ex_head = lane && up_head;
-  head_seen = 0;
+  const bool ex_head = (with_heads & ((1u << lane) - 1u)) != 0u;             // a head in the lanes before
+  const unsigned started = ~((heads8 & (0u - heads8)) - 1u) & 0xffu;        // bit j: a head at or before j
+  head_seen = ex_head || carry_head ? 0xffu : started;
 #pragma unroll
-  for (int j = 0; j < 8; ++j) {
-    const bool started = (heads8 & ((2u << j) - 1u)) != 0;
-    v[j] = started ? r[j] : ex_head ? r[j] + ex : (r[j] + ex) + carry;
-    if (started || ex_head || carry_head) head_seen |= 1u << j;
-  }
+  for (int j = 0; j < 8; ++j) v[j] = (started >> j) & 1u ? r[j] : ex_head ? r[j] + ex : (r[j] + ex) + carry;
 }
 
 struct alignas(128) WalkSmem {
