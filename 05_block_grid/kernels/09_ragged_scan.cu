@@ -335,7 +335,14 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: mor
   const bool aligned = tc::aligned16(in);
   const int warp_first = warp * kRaggedWarpTiles * kTileElems + lane * tc::kPieceElems;  // in the block tile
   tc::Piece next[kRaggedWarpTiles];
+  const __half* lane_in = in + warp_first;  // + a block tile's start: this lane's pieces
   auto load = [&](std::int64_t t0) {
+    if (aligned && t0 >= c.first && t0 + kRaggedTileElems <= c.last) {  // inside the chunk: whole loads
+#pragma unroll
+      for (int k = 0; k < kRaggedWarpTiles; ++k)
+        next[k].v = __ldcs(reinterpret_cast<const uint4*>(lane_in + t0 + k * kTileElems));
+      return;
+    }
 #pragma unroll
     for (int k = 0; k < kRaggedWarpTiles; ++k)
       next[k] = tc::load_piece_within(in, t0 + warp_first + k * kTileElems, c.first, c.last, aligned);
@@ -351,19 +358,17 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: mor
       if (threadIdx.x == 0) atomicOr(&range->disordered, 1u);
       return;
     }
-    // 2. the lanes' elements, `off` ones zeroed; the next block tile's loads go out
+    // 2. the lanes' elements; the next block tile's loads go out. What `off` elements hold reaches
+    //    no result: the loads zero those outside the chunk, and after a gap comes a head
     float x[kRaggedWarpTiles][8];
     unsigned heads[kRaggedWarpTiles], offs[kRaggedWarpTiles];
 #pragma unroll
     for (int k = 0; k < kRaggedWarpTiles; ++k) {
       heads[k] = bits8(sm.marks.head, warp_first + k * kTileElems);
       offs[k] = bits8(sm.marks.off, warp_first + k * kTileElems);
-      __half* h = reinterpret_cast<__half*>(&next[k].v);  // `off` elements zeroed
+      const __half* h = reinterpret_cast<const __half*>(&next[k].v);
 #pragma unroll
-      for (int j = 0; j < 8; ++j) {
-        if ((offs[k] >> j) & 1u) h[j] = __float2half(0.0f);
-        x[k][j] = __half2float(h[j]);
-      }
+      for (int j = 0; j < 8; ++j) x[k][j] = __half2float(h[j]);
     }
     if (t0 + kRaggedTileElems < c.last) load(t0 + kRaggedTileElems);
     // 3. every warp scans its tiles (flagged), the carry passing from tile to tile

@@ -1,6 +1,7 @@
 // Chapter 05, GPU tests of the ragged-segment API (CUB's offsets): every distribution of the
 // benchmark at small n against FP64 (derived tolerances) and, with integer inputs, bit for bit;
-// int32 and int64 offsets; empty segments, zero segments, gaps (the poison must survive there),
+// int32 and int64 offsets; empty segments, zero segments, gaps (the poison must survive there, and
+// NaN or infinities in the input there must not reach a result),
 // overlapping segments (reductions), unordered ones (scans too: still nothing written in the gaps),
 // one segment of everything, CSR row pointers
 // (p, p + 1), an unaligned input, a non-blocking stream, determinism, invalid arguments. "[large]":
@@ -58,12 +59,23 @@ std::int64_t max_len(const Segs& s) {
 
 // Reduce and (for ordered segments) the four scans, each checked against FP64 per segment;
 // scans must leave every element outside the segments poisoned.
+// not_finite_gaps: the elements that no segment covers hold NaN, +inf and -inf in turn.
 template <class OffT>
-void check_case(const Segs& c, Dist dist, std::int64_t in_offset, cudaStream_t stream, const std::string& what) {
-  INFO(what << " dist=" << tcu::dist_name(dist) << " offset=" << in_offset << " offsets=" << sizeof(OffT) * 8 << "-bit");
+void check_case(const Segs& c, Dist dist, std::int64_t in_offset, cudaStream_t stream, const std::string& what,
+                bool not_finite_gaps = false) {
+  INFO(what << " dist=" << tcu::dist_name(dist) << " offset=" << in_offset << " offsets=" << sizeof(OffT) * 8 << "-bit"
+            << (not_finite_gaps ? " (NaN and infinities outside the segments)" : ""));
   const std::int64_t ns = static_cast<std::int64_t>(c.b.size()), n = c.n;
   std::vector<__half> x(static_cast<std::size_t>(n));
   tcu::fill_host(x.data(), x.size(), dist, kSeed);
+  if (not_finite_gaps) {
+    std::vector<char> covered(static_cast<std::size_t>(n), 0);
+    for (std::int64_t s = 0; s < ns; ++s)
+      for (std::int64_t i = std::max<std::int64_t>(c.b[s], 0); i < std::min(c.e[s], n); ++i) covered[i] = 1;
+    const __half not_finite[3] = {__float2half(NAN), __float2half(INFINITY), __float2half(-INFINITY)};
+    for (std::int64_t i = 0, k = 0; i < n; ++i)
+      if (!covered[i]) x[i] = not_finite[k++ % 3];
+  }
   tcu::DeviceBuffer<__half> in(static_cast<std::size_t>(n + in_offset + 1));
   TCU_CUDA_CHECK(cudaMemcpy(in.data() + in_offset, x.data(), x.size() * 2, cudaMemcpyHostToDevice));
   const std::vector<OffT> hb(c.b.begin(), c.b.end()), he(c.e.begin(), c.e.end());
@@ -277,6 +289,25 @@ TEST_CASE("ragged: unordered segments with gaps far from the ends, scans too") {
   check_case<std::int64_t>(move(ns - 1, 0), Dist::normal, 1, 0, "the last segment listed first");
   check_case<std::int32_t>(move(ns - 2, mid), Dist::integers, 0, 0, "a segment near the end listed in the middle");
   check_case<std::int32_t>(move(3, late), Dist::integers, 0, 0, "a segment near the start listed near the end");
+}
+
+// The walks read whole tiles whatever the segments, gaps included: what they read there must never
+// reach a result (each segment's sums restart at its head).
+TEST_CASE("ragged: NaN and infinities outside every segment never reach a result") {
+  const Segs with_empty = from(bd::make_ragged_segments("with_empty", (std::int64_t(1) << 16) + 1237, 3));
+  Segs small_gaps;  // lengths 1 … 40, gaps of 0 … 3
+  for (std::int64_t at = 0, len = 1, k = 0; at + len <= 70000; at += len + k % 4, len = len % 40 + 1, ++k) {
+    small_gaps.b.push_back(at);
+    small_gaps.e.push_back(at + len);
+    small_gaps.n = at + len + k % 4;
+  }
+  for (Dist d : {Dist::integers, Dist::normal}) {
+    check_case<std::int32_t>(with_empty, d, 0, 0, "with_empty", true);
+    check_case<std::int64_t>(small_gaps, d, 1, 0, "gaps of 0-3", true);
+    check_case<std::int32_t>(Segs{{5}, {70000}, 70011, false}, d, 3, 0, "inner segment", true);
+    check_case<std::int32_t>(Segs{{0, 3, 3, 10, 9, 20, 4100}, {3, 3, 2, 17, 9, 4099, 9000}, 9007, false}, d, 0, 0,
+                             "empties", true);
+  }
 }
 
 TEST_CASE("ragged: many empty segments at the ends, empty ones anywhere") {
