@@ -358,8 +358,7 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: mor
       if (threadIdx.x == 0) atomicOr(&range->disordered, 1u);
       return;
     }
-    // 2. the lanes' elements; the next block tile's loads go out. What `off` elements hold reaches
-    //    no result: the loads zero those outside the chunk, and after a gap comes a head
+    // 2. the lanes' elements (`off` ones reach no result: a gap ends at a head); the next loads go out
     float x[kRaggedWarpTiles][8];
     unsigned heads[kRaggedWarpTiles], offs[kRaggedWarpTiles];
 #pragma unroll
