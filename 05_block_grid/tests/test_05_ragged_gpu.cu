@@ -240,6 +240,17 @@ Segs lengths_1_to_40(std::int64_t n) {
   return c;
 }
 
+// The same lengths, each segment followed by a gap of 0 … 3 elements (the last gap at the array's end).
+Segs lengths_1_to_40_with_gaps(std::int64_t n) {
+  Segs c;
+  for (std::int64_t at = 0, len = 1, k = 0; at + len <= n; at += len + k % 4, len = len % 40 + 1, ++k) {
+    c.b.push_back(at);
+    c.e.push_back(at + len);
+    c.n = at + len + k % 4;
+  }
+  return c;
+}
+
 TEST_CASE("ragged: out of order far from the ends, where only the walk reads the offsets") {
   const Segs base = lengths_1_to_40(300001);
   const std::size_t mid = base.b.size() / 2, late = base.b.size() - 40;
@@ -262,12 +273,7 @@ TEST_CASE("ragged: out of order far from the ends, where only the walk reads the
 // assume order and checks the order as it goes; whatever it misses, no store may reach a gap, and
 // the fallback must write every segment. Gaps of 0 … 3 elements, over a hundred chunks of the walk.
 TEST_CASE("ragged: unordered segments with gaps far from the ends, scans too") {
-  Segs base;
-  for (std::int64_t at = 0, len = 1, k = 0; at + len <= 400000; at += len + k % 4, len = len % 40 + 1, ++k) {
-    base.b.push_back(at);
-    base.e.push_back(at + len);
-    base.n = at + len + k % 4;
-  }
+  const Segs base = lengths_1_to_40_with_gaps(400000);
   const std::size_t ns = base.b.size(), mid = ns / 2, late = ns - 40;
   auto move = [&](std::size_t from, std::size_t to) {  // segment `from` moved to index `to`
     Segs c = base;
@@ -295,12 +301,7 @@ TEST_CASE("ragged: unordered segments with gaps far from the ends, scans too") {
 // reach a result (each segment's sums restart at its head).
 TEST_CASE("ragged: NaN and infinities outside every segment never reach a result") {
   const Segs with_empty = from(bd::make_ragged_segments("with_empty", (std::int64_t(1) << 16) + 1237, 3));
-  Segs small_gaps;  // lengths 1 … 40, gaps of 0 … 3
-  for (std::int64_t at = 0, len = 1, k = 0; at + len <= 70000; at += len + k % 4, len = len % 40 + 1, ++k) {
-    small_gaps.b.push_back(at);
-    small_gaps.e.push_back(at + len);
-    small_gaps.n = at + len + k % 4;
-  }
+  const Segs small_gaps = lengths_1_to_40_with_gaps(70000);
   for (Dist d : {Dist::integers, Dist::normal}) {
     check_case<std::int32_t>(with_empty, d, 0, 0, "with_empty", true);
     check_case<std::int64_t>(small_gaps, d, 1, 0, "gaps of 0-3", true);
