@@ -52,10 +52,7 @@ __device__ __forceinline__ unsigned bits8(const unsigned* bits, int first) {
 // The segment running on past a chunk's end: its sum from its head, or all the chunk's (`through`),
 // a block per chunk, all in one wave (4 blocks of 512 fit an SM where the walk's 4 of 256 do).
 constexpr int kTailThreads = 512, kTailWarps = kTailThreads / kWarpSize;
-struct ChunkTail {
-  double value;
-  int through;
-};
+struct ChunkTail { double value; int through; };
 
 // A block tile of this lesson: 8 warps × kRaggedWarpTiles tiles, 4096 consecutive elements.
 constexpr int kRaggedWarpTiles = 2, kRaggedTileElems = kBlockWarps * kRaggedWarpTiles * kTileElems;
@@ -140,6 +137,10 @@ struct RaggedMarks {
   unsigned off[kRaggedWords];   // not part of the chunk's segments: neither read nor written
   long long next;               // the first segment starting at or after the block tile
   int disordered;               // a segment marked here is out of order: nothing may be written
+  __device__ void clear(std::int64_t ns) {  // by the block, for a block tile after the next barrier
+    for (int i = threadIdx.x; i < kRaggedWords; i += blockDim.x) head[i] = off[i] = 0;
+    if (threadIdx.x == 0) next = ns, disordered = 0;
+  }
 };
 
 // The sector of out holding element i into L2 (a hint). fp32 on Hopper: the 32-byte sector (a bulk
@@ -156,8 +157,8 @@ __device__ __forceinline__ void sector_into_l2(const OutT* out, std::int64_t i) 
   asm volatile("prefetch.global.L2 [%0];" ::"l"(out + i));
 }
 
-// The marks of block tile [t0, t0 + kRaggedTileElems), of which the chunk owns [va, vb), by the
-// whole block, for the segments from `cur` on until one starts at or after the block tile's end.
+// The marks of block tile [t0, t0 + kRaggedTileElems), of which the chunk owns [va, vb), by the whole
+// block into cleared marks, for the segments from `cur` on until one starts at or after its end.
 // A gap's end sectors of `out` are written only in part: they are read into L2 now, so that the
 // stores complete them there (left partial, a sector costs a read-modify-write in DRAM at eviction).
 // The order is checked on the way: each segment marked must end by the next one's start, and the
@@ -168,23 +169,22 @@ template <class Off, class OutT>
 __device__ std::int64_t mark_block_tile(RaggedMarks& mk, const Off& off, std::int64_t ns, std::int64_t cur,
                                         std::int64_t t0, std::int64_t va, std::int64_t vb, const OutT* out) {
   const std::int64_t t1 = t0 + kRaggedTileElems;
-  for (int i = threadIdx.x; i < kRaggedWords; i += blockDim.x) mk.head[i] = mk.off[i] = 0;
-  if (threadIdx.x == 0) mk.next = ns, mk.disordered = 0;
-  __syncthreads();
   if (threadIdx.x == 0) {  // outside the chunk
     set_bits(mk.off, 0, static_cast<int>(va - t0));
     set_bits(mk.off, static_cast<int>(vb - t0), kRaggedTileElems);
   }
   for (std::int64_t s = cur + threadIdx.x; s < ns; s += blockDim.x) {
-    const std::int64_t b = off.begin(s);
+    std::int64_t b, e;  // the round's loads at once (one wait): its offsets, the next one's start
+    off.get(s, b, e);
+    const std::int64_t gap_end = s + 1 < ns ? off.begin(s + 1) : vb;  // the gap after s: [e, gap_end)
     if (s == cur && b > va) mk.disordered = 1;  // elements before it would belong to no segment marked
     if (b >= t1) {
-      atomicMin(&mk.next, static_cast<long long>(s));
+      if (s == cur) atomicMin(&mk.next, static_cast<long long>(s));
       break;
-    }
-    const std::int64_t e = off.end(s);
+    }  // the first segment at or after t1 (`next`): cur, or the one after a segment begun before t1
+    if (s + 1 < ns && gap_end >= t1) atomicMin(&mk.next, static_cast<long long>(s + 1));
     if (e > b && b >= va && b < vb) set_bits(mk.head, static_cast<int>(b - t0), static_cast<int>(b - t0 + 1));
-    const std::int64_t g0 = e > va ? e : va, gap_end = s + 1 < ns ? off.begin(s + 1) : vb;  // the gap after s
+    const std::int64_t g0 = e > va ? e : va;
     if (s + 1 < ns && e > gap_end) mk.disordered = 1;  // runs past the next one's start
     const std::int64_t g1 = gap_end < vb ? gap_end : vb;
     if (g0 < g1) {
@@ -236,12 +236,14 @@ __device__ __forceinline__ void scan_ragged_tile(unsigned heads8, const float (&
   for (int j = 0; j < 8; ++j) v[j] = (started >> j) & 1u ? r[j] : ex_head ? r[j] + ex : (r[j] + ex) + carry;
 }
 
+// Three barriers a block tile (marks, warp totals, carries). The marks take turns: the next tile's are
+// cleared past the first barrier, where the stores that read them (tile i − 1's) are done.
 struct alignas(128) WalkSmem {
   float scratch[tc::kBlockWarps][kTileElems];  // a warp's results on their way out
-  RaggedMarks marks;
+  RaggedMarks marks[2];                        // block tile i's: marks[i % 2]
   float warp_total[tc::kBlockWarps], warp_carry[tc::kBlockWarps];
   int warp_head[tc::kBlockWarps];
-  double block_carry;  // a chunk carries across thousands of block tiles: no fp32 chain of roundings
+  double chunk_carry;  // a chunk carries across thousands of block tiles: in double, no fp32 chain
   long long s_open, cursor;
   int last_block;
 };
@@ -278,9 +280,7 @@ __device__ void write_tile(OutT* out, std::int64_t first, const float (&v)[8], u
 }
 
 // The segments a block marked: [from, to) had their order checked (from = -1: an empty chunk).
-struct ChunkSpan {
-  long long from, to;
-};
+struct ChunkSpan { long long from, to; };
 // Each block's span, then the last block to finish checks that the spans abut and cover the
 // non-empty segments from the first to the last: the walk found its chunks' segments by searches
 // that assume order, so unordered offsets can leave segments no block checked. Any gap between
@@ -321,14 +321,17 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: mor
     if (lane == 0) {
       sm.s_open = first < ns && off.begin(first) < c.first ? first : -1;  // began in an earlier chunk
       sm.cursor = first > 0 ? first - 1 : 0;
-      sm.block_carry = 0.0f;
+      sm.chunk_carry = 0.0;
     }
   }
   __syncthreads();
   if (warp == 0 && sm.s_open >= 0) {  // the carry into the chunk: the tails of the chunks before (fixed order)
     const double carry = carry_into_chunk(tails, blockIdx.x, lane);
-    if (lane == 0) sm.block_carry = carry;
+    if (lane == 0) sm.chunk_carry = carry;
   }
+  sm.marks[0].clear(ns);
+  __syncthreads();
+  double block_carry = sm.chunk_carry;  // thread 0's
   std::int64_t cur = sm.cursor;
   const long long from = cur;
   long long to = cur;
@@ -349,22 +352,24 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: mor
   };
   std::int64_t t0 = c.first / kRaggedTileElems * kRaggedTileElems;
   load(t0);
-  for (; t0 < c.last; t0 += kRaggedTileElems) {
+  for (int i = 0; t0 < c.last; t0 += kRaggedTileElems, i ^= 1) {
+    RaggedMarks& mk = sm.marks[i];
     const std::int64_t va = t0 > c.first ? t0 : c.first;
     const std::int64_t vb = t0 + kRaggedTileElems < c.last ? t0 + kRaggedTileElems : c.last;
     // 1. the marks: heads, off, last elements (from the offsets that fall in the block tile)
-    const std::int64_t following = mark_block_tile(sm.marks, off, ns, cur, t0, va, vb, out);
-    if (sm.marks.disordered) {  // (the same value in every thread) the fallback writes every segment
+    const std::int64_t following = mark_block_tile(mk, off, ns, cur, t0, va, vb, out);
+    if (mk.disordered) {  // (the same value in every thread) the fallback writes every segment
       if (threadIdx.x == 0) atomicOr(&range->disordered, 1u);
       return;
     }
+    sm.marks[i ^ 1].clear(ns);
     // 2. the lanes' elements (`off` ones reach no result: a gap ends at a head); the next loads go out
     float x[kRaggedWarpTiles][8];
     unsigned heads[kRaggedWarpTiles], offs[kRaggedWarpTiles];
 #pragma unroll
     for (int k = 0; k < kRaggedWarpTiles; ++k) {
-      heads[k] = bits8(sm.marks.head, warp_first + k * kTileElems);
-      offs[k] = bits8(sm.marks.off, warp_first + k * kTileElems);
+      heads[k] = bits8(mk.head, warp_first + k * kTileElems);
+      offs[k] = bits8(mk.off, warp_first + k * kTileElems);
       const __half* h = reinterpret_cast<const __half*>(&next[k].v);
 #pragma unroll
       for (int j = 0; j < 8; ++j) x[k][j] = __half2float(h[j]);
@@ -381,19 +386,14 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: mor
       wc = __shfl_sync(tc::kFullMask, v[k][7], tc::kWarpSize - 1);
       wh = __shfl_sync(tc::kFullMask, (seen[k] >> 7) & 1u, tc::kWarpSize - 1) != 0;
     }
-    if (lane == 0) {
-      sm.warp_total[warp] = wc;  // the sum after the warp's last head (all of it without one)
-      sm.warp_head[warp] = wh;
-    }
+    if (lane == 0) sm.warp_total[warp] = wc, sm.warp_head[warp] = wh;  // the sum after its last head (all without)
     __syncthreads();
     // 4. the warps' carries: the block carry, then the warp totals, restarting at heads (fixed order)
     if (threadIdx.x == 0) {
-      double bc = sm.block_carry;
       for (int w = 0; w < tc::kBlockWarps; ++w) {
-        sm.warp_carry[w] = static_cast<float>(bc);
-        bc = sm.warp_head[w] ? static_cast<double>(sm.warp_total[w]) : bc + sm.warp_total[w];
+        sm.warp_carry[w] = static_cast<float>(block_carry);
+        block_carry = sm.warp_head[w] ? static_cast<double>(sm.warp_total[w]) : block_carry + sm.warp_total[w];
       }
-      sm.block_carry = bc;
     }
     __syncthreads();
     // 5. the carry added before the warp's first head; results out
@@ -405,12 +405,11 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: mor
       for (int j = 0; j < 8; ++j)
         if (!((seen[k] >> j) & 1u)) v[k][j] += carry;
       write_tile<kInclusive>(out, t0 + warp * kRaggedWarpTiles * kTileElems + k * kTileElems, v[k], heads[k], offs[k],
-                             sm.marks.off + (warp * kRaggedWarpTiles + k) * kTileElems / 32, before, sm.scratch[warp], lane);
+                             mk.off + (warp * kRaggedWarpTiles + k) * kTileElems / 32, before, sm.scratch[warp], lane);
       before = __shfl_sync(tc::kFullMask, v[k][7], tc::kWarpSize - 1);
     }
     cur = following - 1 > cur ? following - 1 : cur;
     to = following;
-    __syncthreads();  // the marks and the shared tiles are free for the next block tile
   }
   check_spans(range, spans, ChunkSpan{from, to}, &sm.last_block);
 }
