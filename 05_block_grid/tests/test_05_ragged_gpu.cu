@@ -335,6 +335,29 @@ TEST_CASE("ragged: many empty segments at the ends, empty ones anywhere") {
   check_all<std::int32_t>(holes, "every 7th segment empty");
 }
 
+// The walks find each tile's first and last segment among empty ones too: runs of empty segments
+// longer than a block has threads, at a 4096-element block tile's start and one element before a
+// tile's end, and an empty segment in the middle whose begin lies past the array (CUB reads nothing
+// of an empty segment, whatever its begin).
+TEST_CASE("ragged: runs of empty segments at tile edges, an empty one that begins past the array") {
+  Segs c;
+  std::int64_t at = 0, len = 1;
+  auto seg = [&](std::int64_t b, std::int64_t e) { c.b.push_back(b), c.e.push_back(e); };
+  auto fill_to = [&](std::int64_t to) {  // lengths 1 … 40 in turn, the last one cut at `to`
+    for (; at < to; len = len % 40 + 1) seg(at, std::min(at + len, to)), at = std::min(at + len, to);
+  };
+  fill_to(2 * 4096);
+  for (int i = 0; i < 1000; ++i) seg(at, at);
+  fill_to(3 * 4096 - 1);
+  for (int i = 0; i < 700; ++i) seg(at, at);
+  fill_to(20011);
+  seg(1000000000, 0);
+  fill_to(60000);
+  c.n = 60003;
+  check_all<std::int32_t>(c, "runs of empty segments, one beginning past the array");
+  check_all<std::int64_t>(c, "runs of empty segments, one beginning past the array", 1);
+}
+
 TEST_CASE("ragged: zero segments is success with nothing written; invalid arguments") {
   tcu::DeviceBuffer<float> out(4);
   tcu::DeviceBuffer<int> off(4);
