@@ -18,6 +18,7 @@
 // Unordered or overlapping segments take the warp-per-segment fallback (correct, slower).
 #include "05_block_grid/kernels/ragged_launchers.hpp"
 #include "common/tensor_core/dependent_launch.cuh"
+#include "common/tensor_core/lane_scan.cuh"
 #include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/ragged.cuh"
 
@@ -78,10 +79,7 @@ __device__ void warp_search_n(std::int64_t (&a)[N], std::int64_t (&z)[N], std::i
       const std::int64_t step = (z[i] - a[i] + tc::kWarpSize - 1) / tc::kWarpSize;
       const unsigned t = __ballot_sync(tc::kFullMask, hit[i]);
       if (a[i] >= z[i]) continue;
-      if (t == 0) {
-        a[i] = z[i];
-        continue;
-      }
+      if (t == 0) { a[i] = z[i]; continue; }  // no hit: this search is done
       const int k = __ffs(t) - 1;
       const std::int64_t pk = a[i] + step * (k + 1) - 1;
       a[i] += step * k;
@@ -265,14 +263,7 @@ __device__ void tile_with_events(WarpTile& wt, Parts& parts, const Off& off, std
     *reinterpret_cast<float4*>(wt.run + lane * kRunRow + 4 * q) = make_float4(r[0], r[1], r[2], r[3]);
   }
   const unsigned lanes_with_heads = __ballot_sync(tc::kFullMask, heads != 0);
-  const unsigned upto = lanes_with_heads & (0xffffffffu >> (31 - lane));  // lanes 0 … L
-  const int since_head = lane - (upto ? 31 - __clz(upto) : 0);  // lanes after the head's (or lane 0)
-  float inc = run;
-#pragma unroll
-  for (int d = 1; d < tc::kWarpSize; d *= 2) {
-    const float o = __shfl_up_sync(tc::kFullMask, inc, d);
-    if (since_head >= d) inc += o;
-  }
+  const float inc = tc::flagged_lane_scan(lanes_with_heads, run, lane);
   const float up = __shfl_up_sync(tc::kFullMask, inc, 1);  // every lane: a full-mask shuffle
   wt.before[lane] = lane == 0 ? 0.0f : up;                  // lanes < L, since a head
   __syncwarp();

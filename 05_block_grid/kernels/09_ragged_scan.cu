@@ -15,9 +15,9 @@
 // round trip costlier than the 8 adds (lesson 3c keeps mma.sync's own layout, where A·U pays).
 // Unordered or overlapping segments take the warp-per-segment fallback (correct, slower).
 #include "05_block_grid/kernels/ragged_launchers.hpp"
+#include "common/tensor_core/lane_scan.cuh"
 #include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/ragged.cuh"
-#include "common/tensor_core/fragments.cuh"  // from_float
 
 namespace tcu::detail::device {
 namespace {
@@ -220,14 +220,7 @@ __device__ __forceinline__ void scan_ragged_tile(unsigned heads8, const float (&
   }
   // lane L adds the lanes after the nearest lane at or before it that holds a head (lane 0 if none)
   const unsigned with_heads = __ballot_sync(kFullMask, heads8 != 0u);
-  const unsigned upto = with_heads & (0xffffffffu >> (31 - lane));  // lanes 0 … L
-  const int since_head = lane - (upto ? 31 - __clz(upto) : 0);
-  float inc = r[7];  // the lane's total after its last head
-#pragma unroll
-  for (int d = 1; d < kWarpSize; d *= 2) {
-    const float o = __shfl_up_sync(kFullMask, inc, d);
-    if (since_head >= d) inc = o + inc;
-  }
+  const float inc = flagged_lane_scan(with_heads, r[7], lane);  // r[7]: the lane's total after its last head
   const float up = __shfl_up_sync(kFullMask, inc, 1), ex = lane ? up : 0.0f;  // lanes before, from their last head
   const bool ex_head = (with_heads & ((1u << lane) - 1u)) != 0u;             // a head in the lanes before
   const unsigned started = ~((heads8 & (0u - heads8)) - 1u) & 0xffu;        // bit j: a head at or before j

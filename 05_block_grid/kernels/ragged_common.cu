@@ -5,7 +5,6 @@
 
 #include "05_block_grid/kernels/ragged_launchers.hpp"
 #include "common/tensor_core/dependent_launch.cuh"
-#include "common/tensor_core/fragments.cuh"  // from_float
 #include "common/tensor_core/launch.hpp"
 #include "common/tensor_core/ragged.cuh"
 

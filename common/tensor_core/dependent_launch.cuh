@@ -3,9 +3,11 @@
 // before it in the stream ends, waiting on the device for its results instead of on the launch.
 #include <cuda_runtime.h>
 
-#include "common/kernel_image.cuh"
-
 namespace tcu::tc {
+
+// Whether `kernel` runs code compiled for compute_90 or newer on the current device (launch.cpp:
+// the image the runtime picked, common/kernel_image.cuh, not the GPU's compute capability).
+bool runs_sm90_code(const void* kernel);
 
 // kernel<<<grid, block, 0, stream>>>(args…) as a dependent of the kernel before it in `stream`:
 // where `kernel` runs code built for compute_90 or newer, its blocks are placed as soon as every
@@ -23,7 +25,7 @@ cudaError_t launch_dependent(void (*kernel)(P...), unsigned grid, unsigned block
   config.blockDim = dim3(block);
   config.stream = stream;
   config.attrs = &early;
-  config.numAttrs = require_kernel_image(reinterpret_cast<const void*>(kernel), 90) == cudaSuccess ? 1 : 0;
+  config.numAttrs = runs_sm90_code(reinterpret_cast<const void*>(kernel)) ? 1 : 0;
   return cudaLaunchKernelEx(&config, kernel, static_cast<P>(args)...);
 }
 

@@ -18,11 +18,6 @@ using FragBCol = wmma::fragment<wmma::matrix_b, kTile, kTile, kTile, __half, wmm
 using FragAcc = wmma::fragment<wmma::accumulator, kTile, kTile, kTile, float>;
 using FragAccHalf = wmma::fragment<wmma::accumulator, kTile, kTile, kTile, __half>;
 
-template <class OutT>  // a result in the output type (fp16 outputs round once, here)
-__device__ __forceinline__ OutT from_float(float v) {
-  if constexpr (sizeof(OutT) == 2) return __float2half_rn(v); else return v;
-}
-
 // The fp32 sum of row[0 … 15] (a stored accumulator's row 0), by shuffles in a fixed order, in every
 // lane. The caller syncs the warp before `row` is written again.
 __device__ __forceinline__ float row16_sum(const float* row, int lane) {

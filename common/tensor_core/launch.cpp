@@ -4,7 +4,9 @@
 #include <atomic>
 
 #include "common/int_math.hpp"
+#include "common/kernel_image.cuh"
 #include "common/runtime_memo.hpp"
+#include "common/tensor_core/dependent_launch.cuh"
 
 namespace tcu::tc {
 
@@ -64,5 +66,7 @@ int segment_grid_size(const void* kernel, int warps_per_block, std::int64_t num_
       std::min(num_segments, std::max<std::int64_t>(1, num_segments * segment_size / kMinShare));
   return resident_grid_size(kernel, warps_per_block * 32, ceil_div(want_warps, warps_per_block));
 }
+
+bool runs_sm90_code(const void* kernel) { return require_kernel_image(kernel, 90) == cudaSuccess; }
 
 }  // namespace tcu::tc

@@ -29,7 +29,8 @@ struct PieceSource {
 
 #ifdef __CUDACC__
 // ---- device only: a thread's place in its warp and block, a lane's Piece (8 consecutive fp16
-// values, one 16-byte vector): all that a kernel walking fp16 data without the tensor cores needs.
+// values, one 16-byte vector), a result's output type: all that a kernel walking fp16 data without
+// the tensor cores needs.
 inline constexpr unsigned kFullMask = 0xffffffffu;
 __device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x & 31u); }
 __device__ __forceinline__ int warp_in_block() { return static_cast<int>(threadIdx.x >> 5); }
@@ -38,6 +39,10 @@ struct Piece {
 };
 __device__ __forceinline__ Piece zero_piece() { return Piece{make_uint4(0, 0, 0, 0)}; }
 __device__ __forceinline__ bool aligned16(const void* p) { return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0; }
+template <class OutT>  // a result in the output type (fp16 outputs round once, here)
+__device__ __forceinline__ OutT from_float(float v) {
+  if constexpr (sizeof(OutT) == 2) return __float2half_rn(v); else return v;
+}
 // fp32 sum of the 8 halves of a piece (shuffle kernels and fp32 fallbacks).
 __device__ __forceinline__ float piece_sum(const Piece& piece) {
   const __half2* h = reinterpret_cast<const __half2*>(&piece.v);
