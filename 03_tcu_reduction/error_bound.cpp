@@ -221,7 +221,13 @@ ReduceErrorBound reduce_error_bound(ReduceAlgorithm algorithm, std::int64_t num_
 
 ReduceErrorBound reduce_error_bound(ReduceAlgorithm algorithm, std::int64_t num_segments,
                                     std::int64_t segment_size) {
-  return reduce_error_bound(algorithm, num_segments, segment_size, tc::sm_count());
+  if (algorithm != ReduceAlgorithm::automatic)
+    return reduce_error_bound(algorithm, num_segments, segment_size, tc::sm_count());
+  // the choice on this device (it also asks the device's memory)
+  const std::int64_t ns = std::max<std::int64_t>(num_segments, 1), s = std::max<std::int64_t>(segment_size, 1);
+  ReduceErrorBound b = reduce_error_bound(choose_reduce_algorithm(ns, s), ns, s, tc::sm_count());
+  b.rationale = "auto → " + b.rationale;
+  return b;
 }
 
 }  // namespace tcu

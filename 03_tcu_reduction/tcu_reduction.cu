@@ -3,6 +3,8 @@
 // error bound in error_bound.cpp.
 #include "03_tcu_reduction/tcu_reduction.cuh"
 
+#include <atomic>
+
 #include "03_tcu_reduction/kernels/launchers.hpp"
 #include "common/name_table.hpp"
 #include "common/segments.hpp"
@@ -102,6 +104,28 @@ constexpr Dispatch kDispatch[] = {
 
 const Dispatch* dispatch_for(ReduceAlgorithm a) { return dispatch_row(kDispatch, a); }
 
+constexpr double kFastMemory = 16.0;  // bytes per SM cycle; see choose_reduce_algorithm
+
+// The current device's peak memory bytes per SM and SM clock cycle: memory clock × bus width × 2
+// (double data rate) ÷ (SMs × SM clock), asked once per device; 0 when a query fails.
+double memory_bytes_per_sm_cycle() {
+  constexpr int kMaxDevices = 64;
+  static std::atomic<double> cached[kMaxDevices] = {};
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kMaxDevices) return 0.0;
+  if (const double c = cached[device].load(std::memory_order_relaxed); c > 0.0) return c;
+  int mem_khz = 0, bus_bits = 0, sm_khz = 0;
+  if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, device) != cudaSuccess || sm_khz <= 0) {
+    cudaGetLastError();  // not sticky
+    return 0.0;
+  }
+  const double b = 2.0 * mem_khz * (bus_bits / 8.0) / (double(tc::sm_count()) * sm_khz);
+  cached[device].store(b, std::memory_order_relaxed);
+  return b;
+}
+
 }  // namespace
 
 std::vector<ReduceAlgorithm> all_reduce_algorithms() { return algorithms_but(kAlgorithms, ReduceAlgorithm::automatic); }
@@ -118,7 +142,8 @@ bool reduce_algorithm_supports(ReduceAlgorithm a, std::int64_t segment_size) {
   return d != nullptr && d->supports(segment_size);
 }
 
-ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t segment_size, int sm_count) {
+ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t segment_size, int sm_count,
+                                        double memory_bytes_per_sm_cycle) {
   // Crossovers from the chapter's sweep at n = 2^28 (README, "Which algorithm when"; the
   // figures are in docs/results/): Reduction16 multi-segment for the powers of two 16 … 512 (it
   // takes 16 … 2048, but the split 256N is faster from 1024), Reduction16 for the other sizes up
@@ -135,6 +160,12 @@ ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t 
   if (segment_size < 512 ||
       (segment_size % 8 != 0 && segment_size < 65536 && num_segments >= r::kWalkFewSegments))
     return ReduceAlgorithm::reduction_walk;
+  // A segment shorter than 256N's round (2048 elements) leaves part of a warp's pipeline empty:
+  // too few bytes in flight where the memory delivers 16 bytes or more per SM cycle (an H200
+  // reads about a quarter less with 256N there than with the walk; an H100 keeps its memory as
+  // busy with 256N as with the walk: the H200's results page of chapter 05 has the figures).
+  if (segment_size < 2048 && memory_bytes_per_sm_cycle >= kFastMemory && num_segments >= r::kWalkFewSegments)
+    return ReduceAlgorithm::reduction_walk;
   if (segment_size >= 65536 &&
       num_segments * r::split_for_blocks(segment_size).chunks_per_segment >= 2 * std::int64_t(sm_count))
     return ReduceAlgorithm::reduction256n_block;
@@ -142,7 +173,7 @@ ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t 
 }
 
 ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t segment_size) {
-  return choose_reduce_algorithm(num_segments, segment_size, tc::sm_count());
+  return choose_reduce_algorithm(num_segments, segment_size, tc::sm_count(), memory_bytes_per_sm_cycle());
 }
 
 cudaError_t segmented_reduce_sum(const __half* d_in, float* d_out, std::int64_t num_segments,

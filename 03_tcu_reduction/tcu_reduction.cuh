@@ -68,8 +68,10 @@ const char* reduce_algorithm_description(ReduceAlgorithm a);
 bool reduce_algorithm_supports(ReduceAlgorithm a, std::int64_t segment_size);
 // What `automatic` runs for this shape on the current device (never `automatic` itself) …
 ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t segment_size);
-// … and on a device with `sm_count` SMs (planning on the host, tests).
-ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t segment_size, int sm_count);
+// … and on a device with `sm_count` SMs whose memory delivers `memory_bytes_per_sm_cycle` bytes per
+// SM and SM clock cycle at its peak (planning on the host, tests; 0: not asked).
+ReduceAlgorithm choose_reduce_algorithm(std::int64_t num_segments, std::int64_t segment_size, int sm_count,
+                                        double memory_bytes_per_sm_cycle = 0.0);
 
 // How far a result of segmented_reduce_sum may be from the exact sum of its segment:
 //   |result − exact| <= rel_to_abs_sum · Σ|x| + abs       (x: the segment's fp16 inputs)

@@ -766,7 +766,7 @@ def plot_odd_sizes(rows, png, plt, run, csv_name):
     read stream, scans (fp32 outputs) against the copy."""
     roles = [("auto", "auto (the API's choice: the walk of chapters 03/04)", "black", None),
              ("warp", "warp level of chapters 03/04, by name", "#0072B2", None),
-             ("ragged", "lessons 5/6's ragged walk (the choice before)", "#009E73", None),
+             ("ragged", "lessons 5/6's ragged walk, offsets s · size, by name", "#009E73", None),
              ("toolkit_cub", "toolkit's CUB{}", "#D55E00", "//"),
              ("thrust", "Thrust (toolkit)", "#E69F00", "\\\\")]
 

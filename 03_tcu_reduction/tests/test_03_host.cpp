@@ -301,6 +301,22 @@ TEST_CASE("choose_reduce_algorithm: the crossovers, block level only with two se
   CHECK(tcu::choose_reduce_algorithm(1 << 20, 65537, kH100Sms) == ReduceAlgorithm::reduction256n_block);
   CHECK(tcu::choose_reduce_algorithm(1 << 20, 256, kH100Sms) == ReduceAlgorithm::reduction16_multisegment);
   CHECK(tcu::choose_reduce_algorithm(100, 1024, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
+  // Below 256N's round of 2048 elements, on a GPU whose memory delivers 16 bytes per SM cycle or
+  // more (memory clock × bus width × 2 ÷ (SMs × SM clock): an H200, 3201 MHz × 6016 bits, 18.4;
+  // an H100 SXM, 2619 MHz × 5120 bits, 12.8), the walk, given segments for every resident warp.
+  const double h100 = 2.0 * 2619e3 * (5120 / 8) / (kH100Sms * 1980e3);
+  const double h200 = 2.0 * 3201e3 * (6016 / 8) / (kH100Sms * 1980e3);
+  CHECK(h100 == doctest::Approx(12.83).epsilon(0.001));
+  CHECK(h200 == doctest::Approx(18.42).epsilon(0.001));
+  for (const std::int64_t s : {520, 1000, 1024, 1200, 1536, 2040}) {
+    CHECK(tcu::choose_reduce_algorithm(1 << 20, s, kH100Sms, h100) == ReduceAlgorithm::reduction256n_efficient);
+    CHECK(tcu::choose_reduce_algorithm(1 << 20, s, kH100Sms, h200) == ReduceAlgorithm::reduction_walk);
+    CHECK(tcu::choose_reduce_algorithm(4095, s, kH100Sms, h200) == ReduceAlgorithm::reduction256n_efficient);
+  }
+  CHECK(tcu::choose_reduce_algorithm(1 << 20, 2048, kH100Sms, h200) == ReduceAlgorithm::reduction256n_efficient);
+  CHECK(tcu::choose_reduce_algorithm(1 << 20, 512, kH100Sms, h200) == ReduceAlgorithm::reduction16_multisegment);
+  CHECK(tcu::choose_reduce_algorithm(1 << 20, 100, kH100Sms, h200) == ReduceAlgorithm::reduction_walk);
+  CHECK(tcu::choose_reduce_algorithm(1 << 20, 5000, kH100Sms, h200) == ReduceAlgorithm::reduction256n_efficient);
   CHECK(tcu::choose_reduce_algorithm(2 * kH100Sms, 65536, kH100Sms) == ReduceAlgorithm::reduction256n_block);
   CHECK(tcu::choose_reduce_algorithm(2 * kH100Sms - 1, 65536, kH100Sms) == ReduceAlgorithm::reduction256n_efficient);
   // Past 2^18 the block level counts its chunks: one segment of 2^30 is 4096 blocks' work, one of
