@@ -90,7 +90,8 @@ struct ReduceErrorBound {
 };
 // For the current device (the split of long segments depends on its SM count) …
 ReduceErrorBound reduce_error_bound(ReduceAlgorithm algorithm, std::int64_t num_segments, std::int64_t segment_size);
-// … and for a device with `sm_count` SMs.
+// … and for a device with `sm_count` SMs (`automatic`: choose_reduce_algorithm's choice for it,
+// its memory not asked).
 ReduceErrorBound reduce_error_bound(ReduceAlgorithm algorithm, std::int64_t num_segments, std::int64_t segment_size,
                                     int sm_count);
 
