@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
                    "elements per segment of the segmented rows: one size or a comma-separated list (default 2^16)", 1,
                    std::int64_t(1) << 33);
   cli.add_string("--op", &op, "which operation (default all)",
-                 {"all", "reduce", "scan", "segmented_reduce", "segmented_scan"});
+                 {"all", "reduce", "scan", "segmented_reduce", "segmented_scan", "exclusive_scan"});
   bool ragged = false;
   std::string distribution = "all", baselines_only;
   cli.add_flag("--ragged", &ragged,
@@ -72,14 +72,17 @@ int main(int argc, char** argv) {
       "  overloads (algo auto) against cub_segmented_reduce, cub_scan_by_key (keys built outside the timing)\n"
       "  and cub_segmented_scan (CCCL 3.3 or newer); distributions fixed_17, fixed_100, fixed_1000,\n"
       "  uniform_1_32, uniform_1_2000, zipf, one_huge_many_tiny, with_empty; pct_of_limit counts input,\n"
-      "  offsets and outputs. --op reduce or scan, and --algo auto (the API's rows, no CUB), narrow the rows.\n"
+      "  offsets and outputs. --op reduce or scan, and --algo auto (the API's rows, no CUB), narrow the rows;\n"
+      "  --op exclusive_scan: the exclusive scans instead (ExclusiveSum; CUB's exclusive scan-by-key and\n"
+      "  segmented scan), op exclusive_scan in the CSV.\n"
       "  CSV columns: op,distribution,mean_length,num_segments,n,algo,out_type,ms,gelem_per_s,pct_of_limit,\n"
       "  max_rel_err,pass");
   if (int code = tcu::handle_cli(cli, argc, argv); code >= 0) return code;
   if (!ragged && distribution != "all") return cli.usage_error("--distribution goes with --ragged");
   if (ragged && common.sweep) return cli.usage_error("--ragged runs its own rows: it takes no --sweep");
-  if (ragged && op != "all" && op != "reduce" && op != "scan")
-    return cli.usage_error("--ragged takes --op all, reduce or scan");
+  if (ragged && op != "all" && op != "reduce" && op != "scan" && op != "exclusive_scan")
+    return cli.usage_error("--ragged takes --op all, reduce, scan or exclusive_scan");
+  if (!ragged && op == "exclusive_scan") return cli.usage_error("--op exclusive_scan goes with --ragged");
   if (ragged && common.algo != "all" && common.algo != "auto")
     return cli.usage_error("--ragged takes --algo all or auto (only the API's rows)");
   if (ragged && common.algo == "auto" && !baselines_only.empty())

@@ -728,7 +728,8 @@ def plot_device_at_n(rows, png, plt, run, csv_name):
 def plot_ragged(rows, png, plt, run, csv_name):
     """Chapter 05's ragged segments: per length distribution, % of the limit (every byte moved) of
     auto, the toolkit's fastest CUB and the newest CUB's fastest (bars, each named); reductions
-    against the read stream, scans (fp32 outputs) against the copy."""
+    against the read stream, scans (fp32 outputs; a panel each for the inclusive and the exclusive
+    ones that the CSV holds) against the copy."""
     n = max(int(r["n"]) for r in rows)
     dists = list(dict.fromkeys(r["distribution"] for r in rows))
     means = {r["distribution"]: number(r["mean_length"]) for r in rows}
@@ -738,11 +739,15 @@ def plot_ragged(rows, png, plt, run, csv_name):
 
     def role_of(algo):
         return "auto" if algo == "auto" else "latest" if category(algo) == "latest" else "toolkit_cub"
-    fig, axes = plt.subplots(1, 2, figsize=(14.0, 1.4 + 0.3 * len(roles) * len(dists)), squeeze=False)
+    panels = [p for p in (
+        ("reduce", "Reductions (fp32 sums)", "% of the read-stream bandwidth (input, offsets and sums counted)"),
+        ("scan", "Inclusive scans (fp32 outputs)", "% of the copy bandwidth (input, offsets and outputs counted)"),
+        ("exclusive_scan", "Exclusive scans (fp32 outputs)",
+         "% of the copy bandwidth (input, offsets and outputs counted)")) if any(r["op"] == p[0] for r in rows)]
+    fig, axes = plt.subplots(1, len(panels), figsize=(max(7.0 * len(panels), 11.0), 1.4 + 0.3 * len(roles) * len(dists)),
+                             squeeze=False)
     bad = 0
-    for ax, (op, title, xlabel) in zip(axes[0], (
-            ("reduce", "Reductions (fp32 sums)", "% of the read-stream bandwidth (input, offsets and sums counted)"),
-            ("scan", "Scans (fp32 outputs)", "% of the copy bandwidth (input, offsets and outputs counted)"))):
+    for ax, (op, title, xlabel) in zip(axes[0], panels):
         groups = [(f"{d}\n(mean length {means[d]:.1f})".replace(".0)", ")"),
                    [r for r in rows if r["op"] == op and r["distribution"] == d and r["out_type"] in ("fp32", "float")])
                   for d in dists]
@@ -780,7 +785,7 @@ def plot_odd_sizes(rows, png, plt, run, csv_name):
     if not panels:
         raise NothingToDraw
     sizes = sorted({int(r["segment_size"]) for r in rows})
-    fig, axes = plt.subplots(1, len(panels), figsize=(7.0 * len(panels), 1.4 + 0.24 * len(roles) * len(sizes)),
+    fig, axes = plt.subplots(1, len(panels), figsize=(max(7.0 * len(panels), 11.0), 1.4 + 0.24 * len(roles) * len(sizes)),
                              squeeze=False)
     bad, used = 0, set()
     for ax, (op, title, xlabel) in zip(axes[0], panels):

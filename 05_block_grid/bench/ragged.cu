@@ -38,12 +38,12 @@ struct Job {
   std::function<cudaError_t(void* out, cudaStream_t)> run;
 };
 
-// Per segment against FP64: sums (reduce) or every element's inclusive prefix (scan); elements
-// outside every segment must still hold the poison (scans). fp16 outputs: prefixes above 65504 are
-// not checked (they do not fit).
+// Per segment against FP64: sums (reduce) or every element's inclusive prefix (scan; the prefix
+// before it when exclusive); elements outside every segment must still hold the poison (scans).
+// fp16 outputs: prefixes above 65504 are not checked (they do not fit).
 template <class T>
 VerifyResult check_ragged(const std::vector<__half>& x, const RaggedSegments& seg, const std::vector<T>& got, bool reduce,
-                          const Tolerance& tol, bool check_gaps, std::int64_t& unchecked) {
+                          bool exclusive, const Tolerance& tol, bool check_gaps, std::int64_t& unchecked) {
   VerifyResult r;
   unchecked = 0;
   auto compare = [&](std::int64_t i, double want, double mag) {
@@ -70,9 +70,13 @@ VerifyResult check_ragged(const std::vector<__half>& x, const RaggedSegments& se
     Fp64Sum acc, mag;
     for (std::int64_t i = b; i < e; ++i) {
       const double v = to_double(x[static_cast<std::size_t>(i)]);
+      if (!reduce && exclusive) {
+        if (sizeof(T) == 2 && std::fabs(acc.value()) > 65504.0) ++unchecked;
+        else compare(i, acc.value(), mag.value());
+      }
       acc.add(v);
       mag.add(std::fabs(v));
-      if (!reduce) {
+      if (!reduce && !exclusive) {
         if (sizeof(T) == 2 && std::fabs(acc.value()) > 65504.0) ++unchecked;
         else compare(i, acc.value(), mag.value());
       }
@@ -98,7 +102,9 @@ Report run_ragged_benchmarks(const RaggedOptions& o, double read_gbps, double co
   rep.notes.push_back("cub_scan_by_key: its keys (one int per element) are built and uploaded outside the timing");
   if (!cub_segmented_scan_available())
     rep.notes.push_back("cub_segmented_scan: not in this build's CCCL (needs 3.3 or newer)");
-  const bool reduces = o.op != "scan", scans = o.op != "reduce";
+  const bool exclusive = o.op == "exclusive_scan";
+  const bool reduces = o.op == "all" || o.op == "reduce", scans = o.op != "reduce";
+  const std::string scan_op = exclusive ? "exclusive_scan" : "scan";
   // rows per distribution: reduce (auto, CUB), scan fp32 (auto, scan-by-key, CUB's segmented scan), scan fp16 (auto)
   const int api = only_cub ? 0 : 1, cub = o.only_api ? 0 : 1, cub_scans = cub * (cub_segmented_scan_available() ? 2 : 1);
   const int rows = (reduces ? api + cub : 0) + (scans ? api + cub_scans + (o.fp16_scan ? api : 0) : 0);
@@ -147,25 +153,36 @@ Report run_ragged_benchmarks(const RaggedOptions& o, double read_gbps, double co
                         }});
       } else if (fp16) {
         jobs.push_back({"auto", false, false, [&](void* out, cudaStream_t st) {
-                          return DeviceSegmentedScan::InclusiveSum(d_in, static_cast<__half*>(out), ns, b, e, st);
+                          __half* o = static_cast<__half*>(out);
+                          return exclusive ? DeviceSegmentedScan::ExclusiveSum(d_in, o, ns, b, e, st)
+                                           : DeviceSegmentedScan::InclusiveSum(d_in, o, ns, b, e, st);
                         }});
       } else {
         jobs.push_back({"auto", false, false, [&](void* out, cudaStream_t st) {
-                          return DeviceSegmentedScan::InclusiveSum(d_in, static_cast<float*>(out), ns, b, e, st);
+                          float* o = static_cast<float*>(out);
+                          return exclusive ? DeviceSegmentedScan::ExclusiveSum(d_in, o, ns, b, e, st)
+                                           : DeviceSegmentedScan::InclusiveSum(d_in, o, ns, b, e, st);
                         }});
         jobs.push_back({"cub_scan_by_key", true, true, [&](void* out, cudaStream_t st) {
                           return with_temp([&](void* t, std::size_t& bytes) {
-                            return cub::DeviceScan::InclusiveScanByKey(t, bytes, keys.data(), vals,
-                                                                       static_cast<float*>(out),
-                                                                       ::cuda::std::plus<float>{}, n,
-                                                                       ::cuda::std::equal_to<int>{}, st);
+                            float* o = static_cast<float*>(out);
+                            return exclusive
+                                       ? cub::DeviceScan::ExclusiveScanByKey(t, bytes, keys.data(), vals, o,
+                                                                             ::cuda::std::plus<float>{}, 0.0f, n,
+                                                                             ::cuda::std::equal_to<int>{}, st)
+                                       : cub::DeviceScan::InclusiveScanByKey(t, bytes, keys.data(), vals, o,
+                                                                             ::cuda::std::plus<float>{}, n,
+                                                                             ::cuda::std::equal_to<int>{}, st);
                           }, st);
                         }});
 #if TCU_HAVE_CUB_SEGMENTED_SCAN
         jobs.push_back({"cub_segmented_scan", true, false, [&](void* out, cudaStream_t st) {
                           return with_temp([&](void* t, std::size_t& bytes) {
-                            return cub::DeviceSegmentedScan::InclusiveSegmentedScan(
-                                t, bytes, vals, static_cast<float*>(out), b, e, ns, ::cuda::std::plus<float>{}, st);
+                            float* o = static_cast<float*>(out);
+                            return exclusive ? cub::DeviceSegmentedScan::ExclusiveSegmentedScan(
+                                                   t, bytes, vals, o, b, e, ns, ::cuda::std::plus<float>{}, 0.0f, st)
+                                             : cub::DeviceSegmentedScan::InclusiveSegmentedScan(
+                                                   t, bytes, vals, o, b, e, ns, ::cuda::std::plus<float>{}, st);
                           }, st);
                         }});
 #endif
@@ -178,7 +195,7 @@ Report run_ragged_benchmarks(const RaggedOptions& o, double read_gbps, double co
       const double limit = reduce ? read_gbps : copy_gbps;
       for (const Job& job : jobs) {
         if ((only_cub && job.algo.rfind("cub_", 0) != 0) || (o.only_api && job.baseline)) continue;
-        progress.step(std::string(reduce ? "reduce " : "scan ") + dist + " " + job.algo + (fp16 ? " fp16" : ""));
+        progress.step((reduce ? std::string("reduce ") : scan_op + " ") + dist + " " + job.algo + (fp16 ? " fp16" : ""));
         std::string pass = "n/a";
         double max_rel = 0;
         if (o.verify) {
@@ -193,24 +210,24 @@ Report run_ragged_benchmarks(const RaggedOptions& o, double read_gbps, double co
           if (fp16) {
             std::vector<__half> got(out_count);
             TCU_CUDA_CHECK(cudaMemcpy(got.data(), out.data(), out_count * 2, cudaMemcpyDeviceToHost));
-            r = check_ragged(x, seg, got, reduce, tol, !job.writes_gaps, unchecked);
+            r = check_ragged(x, seg, got, reduce, exclusive, tol, !job.writes_gaps, unchecked);
           } else {
             std::vector<float> got(out_count);
             TCU_CUDA_CHECK(cudaMemcpy(got.data(), out.data(), out_count * 4, cudaMemcpyDeviceToHost));
-            r = check_ragged(x, seg, got, reduce, tol, !job.writes_gaps, unchecked);
+            r = check_ragged(x, seg, got, reduce, exclusive, tol, !job.writes_gaps, unchecked);
           }
           if (unchecked > 0)
-            rep.notes.push_back("scan " + dist + " " + job.algo + " fp16: " + std::to_string(unchecked) +
+            rep.notes.push_back(scan_op + " " + dist + " " + job.algo + " fp16: " + std::to_string(unchecked) +
                                 " prefixes above 65504 (fp16's largest value) not checked");
           pass = r.pass ? "PASS" : job.baseline ? "FAIL (baseline)" : "FAIL";
           max_rel = r.max_rel_err;
           if (!r.pass) {
             if (!job.baseline) rep.all_passed = false;
-            rep.notes.push_back(std::string(reduce ? "reduce " : "scan ") + dist + " " + job.algo + ": " + r.summary());
+            rep.notes.push_back((reduce ? std::string("reduce ") : scan_op + " ") + dist + " " + job.algo + ": " + r.summary());
           }
         }
         const TimingStats t = time_on_device([&](cudaStream_t st) { TCU_CUDA_CHECK(job.run(out.data(), st)); }, o.timing);
-        rep.table.add_row({std::string(reduce ? "reduce" : "scan"), dist, seg.mean_length(), ns, n, job.algo,
+        rep.table.add_row({reduce ? std::string("reduce") : scan_op, dist, seg.mean_length(), ns, n, job.algo,
                            std::string(fp16 ? "fp16" : "fp32"), t.median_ms, gelem_per_s(seg.covered, t.median_ms),
                            percent_of(gb_per_s(bytes, t.median_ms), limit), o.verify ? Cell(max_rel) : Cell(), pass});
       }

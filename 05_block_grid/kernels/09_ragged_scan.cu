@@ -205,28 +205,34 @@ __device__ std::int64_t mark_block_tile(RaggedMarks& mk, const Off& off, std::in
 // The flagged scan of one tile by its warp (lane L: elements 8L … 8L+7, heads8 its head bits, x
 // their values). `carry` is the value before the tile, `carry_head` whether a head came before in
 // the warp. Out: v[j] = the sum from the last head at or before element j (plus carry when there
-// is none in the warp), head_seen bit j = a head at or before element j in the warp. Step 1: each
-// lane scans its 8 elements, restarting at heads. Step 2: a flagged shuffle scan of the 32 lane
-// totals. Step 3: v = prefix + offset (+ carry before the first head).
+// is none in the warp; exclusive: without element j itself), last = element 7's inclusive value
+// (what runs on), head_seen bit j = a head at or before element j in the warp. Step 1: each lane
+// scans its 8 elements, restarting at heads. Step 2: a flagged shuffle scan of the 32 lane totals.
+// Step 3: v = prefix + offset (+ carry before the first head). The exclusive scan is the same
+// with each element's run taken before its add: 0 at a head, the lanes before at a lane's start.
+template <bool kInclusive>
 __device__ __forceinline__ void scan_ragged_tile(unsigned heads8, const float (&x)[8], float carry, bool carry_head,
-                                                 float (&v)[8], unsigned& head_seen, int lane) {
+                                                 float (&v)[8], float& last, unsigned& head_seen, int lane) {
   float r[8];
   float s = 0.0f;
 #pragma unroll
   for (int j = 0; j < 8; ++j) {
     if ((heads8 >> j) & 1u) s = 0.0f;
+    if (!kInclusive) r[j] = s;
     s += x[j];
-    r[j] = s;
+    if (kInclusive) r[j] = s;
   }
   // lane L adds the lanes after the nearest lane at or before it that holds a head (lane 0 if none)
   const unsigned with_heads = __ballot_sync(kFullMask, heads8 != 0u);
-  const float inc = flagged_lane_scan(with_heads, r[7], lane);  // r[7]: the lane's total after its last head
+  const float inc = flagged_lane_scan(with_heads, s, lane);  // s: the lane's total after its last head
   const float up = __shfl_up_sync(kFullMask, inc, 1), ex = lane ? up : 0.0f;  // lanes before, from their last head
   const bool ex_head = (with_heads & ((1u << lane) - 1u)) != 0u;             // a head in the lanes before
   const unsigned started = ~((heads8 & (0u - heads8)) - 1u) & 0xffu;        // bit j: a head at or before j
   head_seen = ex_head || carry_head ? 0xffu : started;
+  auto value = [&](bool from_head, float run) { return from_head ? run : ex_head ? run + ex : (run + ex) + carry; };
 #pragma unroll
-  for (int j = 0; j < 8; ++j) v[j] = (started >> j) & 1u ? r[j] : ex_head ? r[j] + ex : (r[j] + ex) + carry;
+  for (int j = 0; j < 8; ++j) v[j] = value((started >> j) & 1u, r[j]);
+  last = kInclusive ? v[7] : value(started >> 7, s);
 }
 
 // Three barriers a block tile (marks, warp totals, carries). The marks take turns: the next tile's are
@@ -244,16 +250,12 @@ struct alignas(128) WalkSmem {
 // One tile's results to out[first …], through the warp's scratch: whole 512-byte rows of stores
 // when all 256 are written (and out is aligned), else element by element, 32 consecutive ones a
 // store, skipping the `off` ones (off_words: the tile's 8 words of off bits).
-template <bool kInclusive, class OutT>
-__device__ void write_tile(OutT* out, std::int64_t first, const float (&v)[8], unsigned heads8, unsigned off8,
-                           const unsigned* off_words, float before, float* scratch, int lane) {
-  const float up = __shfl_up_sync(tc::kFullMask, v[7], 1), prev = lane == 0 ? before : up;
+template <class OutT>
+__device__ void write_tile(OutT* out, std::int64_t first, const float (&v)[8], unsigned off8, const unsigned* off_words,
+                           float* scratch, int lane) {
   alignas(16) OutT o[8];
 #pragma unroll
-  for (int j = 0; j < 8; ++j) {
-    const float x = kInclusive ? v[j] : ((heads8 >> j) & 1u) ? 0.0f : j > 0 ? v[j - 1] : prev;
-    o[j] = tc::from_float<OutT>(x);
-  }
+  for (int j = 0; j < 8; ++j) o[j] = tc::from_float<OutT>(v[j]);
   constexpr int kVecs = static_cast<int>(8 * sizeof(OutT) / 16);  // 16-byte vectors per lane
   uint4* s = reinterpret_cast<uint4*>(scratch);
 #pragma unroll
@@ -375,8 +377,9 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: mor
     bool wh = false;
 #pragma unroll
     for (int k = 0; k < kRaggedWarpTiles; ++k) {
-      scan_ragged_tile(heads[k], x[k], wc, wh, v[k], seen[k], lane);
-      wc = __shfl_sync(tc::kFullMask, v[k][7], tc::kWarpSize - 1);
+      float last;
+      scan_ragged_tile<kInclusive>(heads[k], x[k], wc, wh, v[k], last, seen[k], lane);
+      wc = __shfl_sync(tc::kFullMask, last, tc::kWarpSize - 1);
       wh = __shfl_sync(tc::kFullMask, (seen[k] >> 7) & 1u, tc::kWarpSize - 1) != 0;
     }
     if (lane == 0) sm.warp_total[warp] = wc, sm.warp_head[warp] = wh;  // the sum after its last head (all without)
@@ -391,15 +394,13 @@ __global__ void __launch_bounds__(tc::kBlockThreads, 4)  // 4 blocks per SM: mor
     __syncthreads();
     // 5. the carry added before the warp's first head; results out
     const float carry = sm.warp_carry[warp];
-    float before = carry;
 #pragma unroll
     for (int k = 0; k < kRaggedWarpTiles; ++k) {
 #pragma unroll
       for (int j = 0; j < 8; ++j)
         if (!((seen[k] >> j) & 1u)) v[k][j] += carry;
-      write_tile<kInclusive>(out, t0 + warp * kRaggedWarpTiles * kTileElems + k * kTileElems, v[k], heads[k], offs[k],
-                             mk.off + (warp * kRaggedWarpTiles + k) * kTileElems / 32, before, sm.scratch[warp], lane);
-      before = __shfl_sync(tc::kFullMask, v[k][7], tc::kWarpSize - 1);
+      write_tile(out, t0 + warp * kRaggedWarpTiles * kTileElems + k * kTileElems, v[k], offs[k],
+                 mk.off + (warp * kRaggedWarpTiles + k) * kTileElems / 32, sm.scratch[warp], lane);
     }
     cur = following - 1 > cur ? following - 1 : cur;
     to = following;

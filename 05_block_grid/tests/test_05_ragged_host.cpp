@@ -1,10 +1,10 @@
 // Chapter 05, host tests of lessons 5 and 6 (ragged segments): a tile with events of the sums and
 // the join of warp chunks' parts (lesson 5); its order check raising no false alarm on ordered
 // segments; a host model of a tile's flagged scan (lane scans restarting at heads, the flagged scan
-// over the lanes) against a direct segmented scan; the block tile's marks (heads, off, last
-// elements) from the offsets, walking segments from a cursor as the kernel does; chunks that cover
-// the range exactly; the benchmark's offset generators; the argument checks and overload
-// resolution of the offset API (no GPU needed).
+// over the lanes) against a direct segmented scan, inclusive and exclusive; the block tile's marks
+// (heads, off, last elements) from the offsets, walking segments from a cursor as the kernel does;
+// chunks that cover the range exactly; the benchmark's offset generators; the argument checks and
+// overload resolution of the offset API (no GPU needed).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -23,22 +23,25 @@ namespace {
 
 // The host model of scan_ragged_tile (05_block_grid/kernels/09_ragged_scan.cu) on one 256-element tile:
 // lane L holds elements 8L … 8L+7; returns v[e], the sum from the last head at or before e (or
-// from the tile's start plus `carry`).
-std::vector<double> model_tile_scan(const std::vector<double>& x, const std::vector<bool>& head, double carry) {
-  double r[256];
+// from the tile's start plus `carry`); exclusive: without element e (each run taken before its add).
+std::vector<double> model_tile_scan(const std::vector<double>& x, const std::vector<bool>& head, double carry,
+                                    bool exclusive = false) {
+  double r[256], total[32];
   for (int l = 0; l < 32; ++l) {  // each lane's 8 elements, restarting at heads
     double s = 0;
     for (int j = 0; j < 8; ++j) {
       if (head[8 * l + j]) s = 0;
+      if (exclusive) r[8 * l + j] = s;
       s += x[8 * l + j];
-      r[8 * l + j] = s;
+      if (!exclusive) r[8 * l + j] = s;
     }
+    total[l] = s;
   }
   // the flagged inclusive scan of the lane totals (Hillis–Steele, as the shuffles do it)
   double inc[32];
   bool hd[32];
   for (int l = 0; l < 32; ++l) {
-    inc[l] = r[8 * l + 7];
+    inc[l] = total[l];
     hd[l] = false;
     for (int j = 0; j < 8; ++j) hd[l] = hd[l] || head[8 * l + j];
   }
@@ -70,13 +73,15 @@ std::vector<double> model_tile_scan(const std::vector<double>& x, const std::vec
   return v;
 }
 
-std::vector<double> direct_scan(const std::vector<double>& x, const std::vector<bool>& head, double carry) {
+std::vector<double> direct_scan(const std::vector<double>& x, const std::vector<bool>& head, double carry,
+                                bool exclusive = false) {
   std::vector<double> v(256);
   double s = carry;
   for (int e = 0; e < 256; ++e) {
     if (head[e]) s = 0;
+    if (exclusive) v[e] = s;
     s += x[e];
-    v[e] = s;
+    if (!exclusive) v[e] = s;
   }
   return v;
 }
@@ -214,7 +219,7 @@ std::vector<double> model_ragged_sums(const bd::RaggedSegments& s, const std::ve
 
 }  // namespace
 
-TEST_CASE("the tile's flagged scan (lane scans, then the lanes) equals a segmented scan") {
+TEST_CASE("the tile's flagged scan (lane scans, then the lanes) equals a segmented scan, inclusive and exclusive") {
   std::mt19937_64 rng(1);
   for (int trial = 0; trial < 400; ++trial) {
     std::vector<double> x(256);
@@ -228,6 +233,7 @@ TEST_CASE("the tile's flagged scan (lane scans, then the lanes) equals a segment
     }
     const double carry = static_cast<double>(rng() % 100) - 50;
     CHECK(model_tile_scan(x, head, carry) == direct_scan(x, head, carry));
+    CHECK(model_tile_scan(x, head, carry, true) == direct_scan(x, head, carry, true));
   }
 }
 
