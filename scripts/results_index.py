@@ -48,6 +48,11 @@ QUESTIONS = [
      "ragged_segments.csv", "by_distribution", {"y": "pct_of_limit", "where": {"out_type": "fp32"},
                                                 "note": "% of the limit measured in the same run, every byte counted; the table: fp32 "
                                                         "outputs; cub_scan_by_key's keys are built outside its timing"}),
+    ("05: Exclusive scans of segments of any lengths (`--ragged --op exclusive_scan`): as close to the limit as "
+     "the inclusive ones?", "ragged_exclusive.csv", "by_distribution",
+     {"y": "pct_of_limit", "where": {"out_type": "fp32"},
+      "note": "% of the copy measured in the same run, every byte counted; the table: fp32 outputs; "
+              "cub_scan_by_key's keys are built outside its timing"}),
     ("06: Where does each memory mode spend one workflow's time, at each size?",
      "unified_memory.csv", "last", {"key": "bytes", "note": "the table: the largest size"}),
 ]
