@@ -5,11 +5,12 @@
 //   1. ends:  one block reads the offsets from the two ends: the covered range [lo, hi) (ragged_common.cu)
 //   2. tails: each chunk sums the segment that runs on past its end (a block per chunk)
 //   3. walk:  each block walks its chunk's block tiles with a carry: per tile the marks, lane
-//             scans (8 elements each, restarting at heads), a flagged shuffle scan, the warps'
-//             carries; the carry into the chunk: the tails of the chunks before, back to the one
-//             holding the segment's start (fixed order). The walk checks the order of the
-//             segments it marks before a tile's stores; the last block, that the blocks' checks
-//             left no segment out. So the offsets are read once, and no store reaches a gap.
+//             scans (8 elements each, restarting at heads; exclusive: each sum taken before its
+//             element's add), a flagged shuffle scan, the warps' carries; the carry into the
+//             chunk: the tails of the chunks before, back to the one holding the segment's start
+//             (fixed order). The walk checks the order of the segments it marks before a tile's
+//             stores; the last block, that the blocks' checks left no segment out. So the offsets
+//             are read once, and no store reaches a gap.
 // Lane scans, not the tensor cores' row scans A·U: the stores want each lane's 8 consecutive results,
 // which WMMA's accumulator reaches only through shared memory (staged, R stored and read back), a
 // round trip costlier than the 8 adds (lesson 3c keeps mma.sync's own layout, where A·U pays).
