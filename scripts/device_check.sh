@@ -18,7 +18,8 @@
 # Environment: TCU_BENCH_LARGE=0 leaves out 05's n = 2^31 + 17 benchmark step (ctest covers it);
 #   TCU_SWEEP_RUNS=K runs 05's sweep K times per binary, each row the median run's (default 3),
 #   TCU_SWEEP_REPEAT=N timed calls per point of that sweep (default 100);
-#   TCU_RAGGED_RUNS=K runs 05's --ragged step K times per binary, each row the median run's (default 3).
+#   TCU_RAGGED_RUNS=K runs 05's --ragged steps K times per binary, each row the median run's (default 3);
+#   TCU_RAGGED_EXCLUSIVE=0 leaves out 05's exclusive ragged scans (ragged_exclusive.csv).
 # Usage:
 #   OUT=/some/dir bash scripts/device_check.sh [--chapter NN_name]... [--steps build,sanitize,bench]
 # Everything a run writes goes into $OUT/results.tgz (logs, CSVs, plots) plus $OUT/summary.txt,
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --chapter) CHAPTERS+=("$2"); shift 2 ;;
     --steps) STEPS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^# Exit code/p' "$0"; exit 0 ;;
     *) echo "device_check.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done

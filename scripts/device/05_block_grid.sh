@@ -87,9 +87,12 @@ PY
   # each binary (default 3, every run checked against FP64), every row the median run's.
   step "05 ragged segments (--ragged, vs CUB; median of ${TCU_RAGGED_RUNS:-3} runs of each binary)" "$LOG" \
     median05 ragged_segments "${TCU_RAGGED_RUNS:-3}" --ragged --repeat 10
-  # The exclusive scans (ExclusiveSum) the same way, against CUB's exclusive scan-by-key and segmented scan.
-  step "05 ragged exclusive scans (--ragged --op exclusive_scan; median of ${TCU_RAGGED_RUNS:-3} runs of each binary)" \
-    "$LOG" median05 ragged_exclusive "${TCU_RAGGED_RUNS:-3}" --ragged --op exclusive_scan --repeat 10
+  # The exclusive scans (ExclusiveSum) the same way, against CUB's exclusive scan-by-key and segmented
+  # scan (TCU_RAGGED_EXCLUSIVE=0 leaves them out).
+  if [ "${TCU_RAGGED_EXCLUSIVE:-1}" != 0 ]; then
+    step "05 ragged exclusive scans (--ragged --op exclusive_scan; median of ${TCU_RAGGED_RUNS:-3} runs of each binary)" \
+      "$LOG" median05 ragged_exclusive "${TCU_RAGGED_RUNS:-3}" --ragged --op exclusive_scan --repeat 10
+  fi
   # The profile behind the scan's distance from the copy: the single-pass scans' launches (the
   # look-back, and the look-back with a load warp; fp32 and fp16 outputs) and CUB's DeviceScan
   # next to them (the newest CCCL's deterministic scan too), one profiled launch each: DRAM
