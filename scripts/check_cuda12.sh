@@ -124,10 +124,11 @@ build_and_test() {
   say "== $label: build"
   if ! cmake --build "$dir" -j "$JOBS" 2>&1 | tee "$dir/build.log"; then FAILED+=("$label (build)"); return; fi
   # nvcc's own warnings differ by architecture (an sm_80-only body compiled out for sm_72 leaves
-  # unused names behind): the Jetson builds keep none.
-  if grep -q "warning #" "$dir/build.log"; then
+  # unused names behind; ptxas checks launch bounds against the SM's threads): the Jetson builds
+  # keep none.
+  if grep -q -E "warning #|ptxas warning" "$dir/build.log"; then
     say "$label: nvcc warnings:"
-    grep "warning #" "$dir/build.log" | sort -u
+    grep -E "warning #|ptxas warning" "$dir/build.log" | sort -u
     FAILED+=("$label (nvcc warnings)")
   fi
   say "== $label: host tests"

@@ -51,8 +51,16 @@ __device__ __forceinline__ unsigned bits8(const unsigned* bits, int first) {
 }
 
 // The segment running on past a chunk's end: its sum from its head, or all the chunk's (`through`),
-// a block per chunk, all in one wave (4 blocks of 512 fit an SM where the walk's 4 of 256 do).
+// a block per chunk, all in one wave (4 blocks of 512 fit an SM where the walk's 4 of 256 do; an SM
+// of sm_86, sm_87 or sm_89 holds 1536 threads, of sm_75 1024: fewer there, and a second wave).
 constexpr int kTailThreads = 512, kTailWarps = kTailThreads / kWarpSize;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 860 && __CUDA_ARCH__ < 900
+constexpr int kTailBlocksPerSm = 3;
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+constexpr int kTailBlocksPerSm = 2;
+#else
+constexpr int kTailBlocksPerSm = 4;
+#endif
 struct ChunkTail { double value; int through; };
 
 // A block tile of this lesson: 8 warps × kRaggedWarpTiles tiles, 4096 consecutive elements.
@@ -86,7 +94,7 @@ __device__ double block_sum(const __half* in, std::int64_t from, std::int64_t to
 
 // ---- 2. tails ---------------------------------------------------------------------------------------
 template <class Off>
-__global__ void __launch_bounds__(kTailThreads, 4)
+__global__ void __launch_bounds__(kTailThreads, kTailBlocksPerSm)
     ragged_tails_kernel(const __half* __restrict__ in, std::int64_t ns, Off off, const tc::RaggedRange* range,
                         int chunks, ChunkTail* tails) {
   __shared__ double partial[kTailWarps];
