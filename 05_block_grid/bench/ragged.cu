@@ -68,18 +68,16 @@ VerifyResult check_ragged(const std::vector<__half>& x, const RaggedSegments& se
     if (!reduce && check_gaps)
       for (std::int64_t i = covered_to; i < b; ++i) gap_writes += !std::isnan(to_double(got[static_cast<std::size_t>(i)]));
     Fp64Sum acc, mag;
+    auto prefix_at = [&](std::int64_t i) {  // element i's result: the prefix so far
+      if (sizeof(T) == 2 && std::fabs(acc.value()) > 65504.0) ++unchecked;
+      else compare(i, acc.value(), mag.value());
+    };
     for (std::int64_t i = b; i < e; ++i) {
       const double v = to_double(x[static_cast<std::size_t>(i)]);
-      if (!reduce && exclusive) {
-        if (sizeof(T) == 2 && std::fabs(acc.value()) > 65504.0) ++unchecked;
-        else compare(i, acc.value(), mag.value());
-      }
+      if (!reduce && exclusive) prefix_at(i);
       acc.add(v);
       mag.add(std::fabs(v));
-      if (!reduce && !exclusive) {
-        if (sizeof(T) == 2 && std::fabs(acc.value()) > 65504.0) ++unchecked;
-        else compare(i, acc.value(), mag.value());
-      }
+      if (!reduce && !exclusive) prefix_at(i);
     }
     if (reduce) compare(s, acc.value(), mag.value());
     covered_to = std::max(covered_to, e);
